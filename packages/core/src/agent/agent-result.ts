@@ -1,0 +1,42 @@
+import type { AgentError } from '../errors/agent-error.js';
+import type { AgentMessage, ToolResultMessage, Usage } from '../messages/messages.js';
+
+/** Why a run ended. */
+export type TerminateReason =
+  | 'completed'
+  | 'max_turns'
+  | 'timeout'
+  | 'aborted'
+  | 'max_tokens'
+  | 'await_user'
+  | 'error';
+
+/** One tool call of a run, with its outcome. */
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  result: ToolResultMessage['content'];
+  isError: boolean;
+  durationMs: number;
+}
+
+/** What a run produced. Everything in it is plain JSON except `error`, which has `toJSON`. */
+export interface AgentResult {
+  /** The final answer: the last model text of the run, or the limit message when a limit ended it. */
+  text: string;
+  /** The agent's whole history after the run. */
+  messages: readonly AgentMessage[];
+  toolCalls: ToolCallRecord[];
+  /** Model calls made. */
+  turns: number;
+  usage: Usage;
+  terminateReason: TerminateReason;
+  error?: AgentError;
+  /** Structured output, when the run asked for it. */
+  output?: unknown;
+  outputValid?: boolean;
+  durationMs: number;
+  runId: string;
+  traceId: string;
+}

@@ -1,0 +1,101 @@
+import { AgentError } from '../errors/agent-error.js';
+
+/** What kind of failure a provider hit; decides whether a retry can help. */
+export type ProviderErrorKind =
+  | 'rate_limit'
+  | 'overloaded'
+  | 'server'
+  | 'network'
+  | 'malformed'
+  | 'auth'
+  | 'invalid_request'
+  | 'fatal';
+
+const retryableKinds: ReadonlySet<ProviderErrorKind> = new Set([
+  'rate_limit',
+  'overloaded',
+  'server',
+  'network',
+  'malformed',
+]);
+
+/** The fields of a ProviderError. */
+export interface ProviderErrorOptions {
+  kind: ProviderErrorKind;
+  message: string;
+  /** Defaults to true for rate_limit, overloaded, server, network and malformed. */
+  retryable?: boolean;
+  /** HTTP status, when the failure came from an HTTP response. */
+  status?: number;
+  /** From the Retry-After header, in milliseconds. */
+  retryAfterMs?: number;
+  /** Name of the provider that failed. */
+  provider?: string;
+  cause?: unknown;
+}
+
+/**
+ * A failed model call. Providers report it as an `{ type: 'error' }` model
+ * event; core retries it when `retryable`, then falls back, then ends the run.
+ */
+export class ProviderError extends AgentError {
+  readonly kind: ProviderErrorKind;
+  readonly retryable: boolean;
+  readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly provider: string | undefined;
+
+  constructor(options: ProviderErrorOptions) {
+    super(`provider_${options.kind}`, options.message, { cause: options.cause });
+    this.name = 'ProviderError';
+    this.kind = options.kind;
+    this.retryable = options.retryable ?? retryableKinds.has(options.kind);
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+    this.provider = options.provider;
+  }
+
+  /** True for a ProviderError from any copy of the package. */
+  static override isInstance(value: unknown): value is ProviderError {
+    return (
+      AgentError.isInstance(value) &&
+      typeof (value as { kind?: unknown }).kind === 'string' &&
+      value.code.startsWith('provider_')
+    );
+  }
+
+  override toJSON(): {
+    name: string;
+    code: string;
+    message: string;
+    kind: ProviderErrorKind;
+    status?: number;
+  } {
+    return {
+      ...super.toJSON(),
+      kind: this.kind,
+      ...(this.status === undefined ? {} : { status: this.status }),
+    };
+  }
+}
+
+/** Maps an HTTP status to the kind of provider error it means. */
+export function providerErrorKindForStatus(status: number): ProviderErrorKind {
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 429) return 'rate_limit';
+  if (status === 529 || status === 503) return 'overloaded';
+  if (status >= 500) return 'server';
+  if (status === 408) return 'network';
+  if (status >= 400) return 'invalid_request';
+  return 'fatal';
+}
+
+/** Parses a Retry-After header (seconds or an HTTP date, or `retry-after-ms`) into milliseconds. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value === null || value === undefined || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds * 1000));
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
