@@ -69,7 +69,8 @@ function check(schema: unknown, value: unknown, path: string, problems: string[]
   }
   if (Array.isArray(value)) {
     if (rules.items !== undefined && !Array.isArray(rules.items)) {
-      for (let index = 0; index < value.length; index++) check(rules.items, value[index], `${path}[${index}]`, problems);
+      for (let index = 0; index < value.length; index++)
+        check(rules.items, value[index], `${path}[${index}]`, problems);
     }
     if (typeof rules.minItems === 'number' && value.length < rules.minItems)
       problems.push(`${path} should have at least ${rules.minItems} items`);
