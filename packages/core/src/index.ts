@@ -82,3 +82,18 @@ export type {
   AgentEventType,
   EventBase,
 } from './events/agent-event.js';
+
+export { Agent } from './agent/agent.js';
+export type { AgentListener, PromptInput, PromptOptions } from './agent/agent.js';
+export { AgentRun } from './agent/agent-run.js';
+export type {
+  AgentHooks,
+  AgentOptions,
+  RunLimits,
+  SystemPromptContext,
+  SystemPromptSource,
+  ToolCallDecision,
+} from './agent/agent-options.js';
+export type { RetryPolicy } from './loop/retry-policy.js';
+export type { LogFields, Logger } from './logger/logger.js';
+export { silentLogger, stderrLogger } from './logger/logger.js';

@@ -1,0 +1,311 @@
+import { AgentBusyError } from '../errors/agent-busy-error.js';
+import { ConfigError } from '../errors/config-error.js';
+import { RunStoppedError } from '../errors/run-error.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import { EventChannel } from '../events/event-channel.js';
+import { silentLogger } from '../logger/logger.js';
+import type { AgentMessage, ImageBlock, TextBlock, ToolCallBlock } from '../messages/messages.js';
+import { isModelMessage } from '../messages/messages.js';
+import { emptyUsage } from '../messages/usage.js';
+import type { Orchestrator } from '../orchestrator/orchestrator.js';
+import { getDefaultOrchestratorName, getOrchestrator } from '../registry/registries.js';
+import { loadSchemaSupport, prepareTool, type PreparedTool } from '../tool/prepare-tool.js';
+import type { AnyTool } from '../tool/tool.js';
+import type { AgentOptions } from './agent-options.js';
+import type { AgentResult } from './agent-result.js';
+import { AgentRun } from './agent-run.js';
+import { linkAbort } from '../loop/abortable.js';
+import { RunContext } from '../loop/run-context.js';
+import { runAgent } from '../loop/run-agent.js';
+import type { AgentShared, RunState } from '../loop/run-state.js';
+
+/** What `prompt()` takes: text, content blocks, or whole messages. */
+export type PromptInput = string | (TextBlock | ImageBlock)[] | AgentMessage | AgentMessage[];
+
+/** Options of one `prompt()`. */
+export interface PromptOptions {
+  /** Aborts this run; it ends with `aborted`. */
+  signal?: AbortSignal;
+}
+
+interface PreparedTools {
+  tools: readonly AnyTool[];
+  byName: Map<string, PreparedTool>;
+  specs: PreparedTool['spec'][];
+}
+
+/** Listens to the events of every run of an agent, synchronously, as they happen. */
+export type AgentListener = (event: AgentEvent) => void;
+
+/**
+ * A stateful agent: a history, steering and follow-up queues, and the
+ * configuration one orchestrator drives. One prompt runs at a time.
+ *
+ * @example
+ * const agent = new Agent({ provider: mock({ turns: [{ text: 'Hi!' }] }), model: 'mock' });
+ * const result = await agent.prompt('Hello').result();
+ */
+export class Agent {
+  readonly options: AgentOptions;
+  readonly #shared: AgentShared;
+  readonly #listeners = new Set<AgentListener>();
+  #controller: AbortController | undefined;
+  #prepared: PreparedTools | undefined;
+
+  constructor(options: AgentOptions) {
+    if (typeof options?.provider?.stream !== 'function') {
+      throw new ConfigError(
+        'Agent needs a provider: an object with a stream(request) method, such as mock() or anthropic().',
+      );
+    }
+    if (typeof options.model !== 'string' || options.model === '') {
+      throw new ConfigError("Agent needs a model name, such as model: 'claude-sonnet-4-5'.");
+    }
+    const maxTurns = options.limits?.maxTurns;
+    if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns > 0)) {
+      throw new ConfigError(`limits.maxTurns must be a positive integer, got ${maxTurns}.`);
+    }
+    const names = new Set<string>();
+    for (const tool of options.tools ?? []) {
+      if (names.has(tool.name))
+        throw new ConfigError(`Two tools are named '${tool.name}'; tool names must be unique.`);
+      names.add(tool.name);
+    }
+    this.options = options;
+    const messages = [...(options.messages ?? [])];
+    this.#shared = {
+      agent: this,
+      options,
+      messages,
+      steeringQueue: [],
+      followUpQueue: [],
+      customMessages: messages.filter((message) => !isModelMessage(message)).length,
+      deliver: () => {},
+      logger: options.logger ?? silentLogger,
+    };
+  }
+
+  /** The live history. Read-only: change it through prompts, `reset()` or a new Agent. */
+  get messages(): readonly AgentMessage[] {
+    return this.#shared.messages;
+  }
+
+  /** True while a prompt is running. */
+  get isRunning(): boolean {
+    return this.#controller !== undefined;
+  }
+
+  /** Messages queued by `steer()` and `followUp()` that no run has taken yet. */
+  get queued(): { steering: readonly AgentMessage[]; followUp: readonly AgentMessage[] } {
+    return { steering: this.#shared.steeringQueue, followUp: this.#shared.followUpQueue };
+  }
+
+  /** Adds a listener for the events of every run; returns the function that removes it. */
+  subscribe(listener: AgentListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Starts a run for `input`. Throws `AgentBusyError` if a run is in progress
+   * and `ConfigError` if no orchestrator is available.
+   */
+  prompt(input: PromptInput, options: PromptOptions = {}): AgentRun {
+    if (this.#controller !== undefined) throw new AgentBusyError('start a new prompt');
+    const orchestrator = this.#orchestrator();
+    const shared = this.#shared;
+    const controller = new AbortController();
+    this.#controller = controller;
+    const runId = globalThis.crypto.randomUUID();
+    const traceId = runId.replaceAll('-', '');
+    const channel = new EventChannel();
+    const listeners = this.#listeners;
+    const logger = shared.logger;
+    shared.deliver = (event) => {
+      channel.push(event);
+      if (listeners.size === 0) return;
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          logger.warn('an agent listener threw; the run goes on', {
+            event: event.type,
+            error: String(error),
+          });
+        }
+      }
+    };
+    const startedAt = performance.now();
+    const result = this.#run(input, options, orchestrator, controller, runId, traceId, startedAt).finally(
+      () => {
+        channel.close();
+        if (this.#controller === controller) this.#controller = undefined;
+      },
+    );
+    return new AgentRun(runId, channel, result, (reason) => controller.abort(reason));
+  }
+
+  async #run(
+    input: PromptInput,
+    options: PromptOptions,
+    orchestrator: Orchestrator,
+    controller: AbortController,
+    runId: string,
+    traceId: string,
+    startedAt: number,
+  ): Promise<AgentResult> {
+    const shared = this.#shared;
+    const agentOptions = this.options;
+    const prepared = await this.#prepareTools();
+    const state: RunState = {
+      shared,
+      runId,
+      settings: {
+        model: agentOptions.model,
+        toolExecution: agentOptions.toolExecution ?? 'sequential',
+        maxParallelTools: agentOptions.maxParallelTools ?? 8,
+        maxTurns: agentOptions.limits?.maxTurns ?? 25,
+      },
+      tools: prepared.tools,
+      toolsByName: prepared.byName,
+      toolSpecs: prepared.specs,
+      controller,
+      stopCause: undefined,
+      turn: 0,
+      seq: 0,
+      usage: emptyUsage(),
+      toolCalls: [],
+      pending: danglingCalls(shared.messages),
+      truncated: new Set(),
+      lastAssistant: undefined,
+      idCounter: 0,
+    };
+    const context = new RunContext(state);
+    const unlink = linkAbort(options.signal, controller);
+    const onAbort = () => {
+      state.stopCause ??=
+        controller.signal.reason instanceof RunStoppedError && controller.signal.reason.code === 'timeout'
+          ? 'timeout'
+          : 'aborted';
+    };
+    controller.signal.addEventListener('abort', onAbort, { once: true });
+    if (controller.signal.aborted) onAbort();
+    const timeoutMs = agentOptions.limits?.timeoutMs;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              controller.abort(
+                new RunStoppedError(
+                  'timeout',
+                  `The run took longer than limits.timeoutMs (${timeoutMs} ms).`,
+                ),
+              ),
+            timeoutMs,
+          );
+    try {
+      context.deliver({
+        type: 'agent_start',
+        runId,
+        turn: 0,
+        seq: state.seq++,
+        messages: shared.messages.length,
+      });
+      // Messages queued while no run was active come first, then the prompt.
+      context.takeQueued();
+      for (const message of toMessages(input)) context.append(message);
+      return await runAgent(context, orchestrator, startedAt, traceId);
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      controller.signal.removeEventListener('abort', onAbort);
+      unlink();
+    }
+  }
+
+  async #prepareTools(): Promise<PreparedTools> {
+    if (this.#prepared !== undefined) return this.#prepared;
+    const tools = this.options.tools ?? [];
+    await loadSchemaSupport(tools);
+    const byName = new Map<string, PreparedTool>();
+    const specs: PreparedTool['spec'][] = [];
+    for (const tool of tools) {
+      const prepared = prepareTool(tool);
+      byName.set(tool.name, prepared);
+      specs.push(prepared.spec);
+    }
+    this.#prepared = { tools, byName, specs };
+    return this.#prepared;
+  }
+
+  #orchestrator(): Orchestrator {
+    if (this.options.orchestrator !== undefined) return this.options.orchestrator;
+    const name = getDefaultOrchestratorName();
+    if (name === undefined) {
+      throw new ConfigError(
+        "No orchestrator: pass one as `orchestrator`, or import '@agent-core/orchestrator-agentic' to make the default tool loop available.",
+      );
+    }
+    return getOrchestrator(name);
+  }
+
+  /**
+   * Queues a message that interrupts the run: after the current tool call,
+   * remaining calls are skipped and the message goes to the model next.
+   * With no run active it waits for the next prompt.
+   */
+  steer(message: string | AgentMessage): void {
+    this.#shared.steeringQueue.push(
+      typeof message === 'string' ? { role: 'user', content: message } : message,
+    );
+  }
+
+  /** Queues a message for when the run would otherwise end; it starts another turn. */
+  followUp(message: string | AgentMessage): void {
+    this.#shared.followUpQueue.push(
+      typeof message === 'string' ? { role: 'user', content: message } : message,
+    );
+  }
+
+  /** Aborts the running prompt, if any. */
+  abort(reason?: unknown): void {
+    this.#controller?.abort(reason);
+  }
+
+  /** Clears the history and both queues. Throws `AgentBusyError` while a run is in progress. */
+  reset(): void {
+    if (this.#controller !== undefined) throw new AgentBusyError('reset the agent');
+    this.#shared.messages.length = 0;
+    this.#shared.steeringQueue.length = 0;
+    this.#shared.followUpQueue.length = 0;
+    this.#shared.customMessages = 0;
+  }
+}
+
+function toMessages(input: PromptInput): AgentMessage[] {
+  if (typeof input === 'string') return [{ role: 'user', content: input }];
+  if (Array.isArray(input)) {
+    if (input.length > 0 && 'role' in (input[0] as object)) return input as AgentMessage[];
+    return [{ role: 'user', content: input as (TextBlock | ImageBlock)[] }];
+  }
+  return [input];
+}
+
+/** Tool calls at the end of a stored history that never got a result; only the tail is looked at. */
+function danglingCalls(messages: readonly AgentMessage[]): Map<string, ToolCallBlock> {
+  const pending = new Map<string, ToolCallBlock>();
+  const answered = new Set<string>();
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as AgentMessage & { role: string };
+    if (message.role === 'toolResult') answered.add((message as { toolCallId: string }).toolCallId);
+    else if (message.role === 'assistant') {
+      for (const block of (message as { content: { type: string }[] }).content) {
+        if (block.type === 'toolCall' && !answered.has((block as ToolCallBlock).id)) {
+          pending.set((block as ToolCallBlock).id, block as ToolCallBlock);
+        }
+      }
+      break;
+    } else break;
+  }
+  return pending;
+}

@@ -1,0 +1,29 @@
+/** Structured fields of a log line. Never put secrets here. */
+export type LogFields = Record<string, unknown>;
+
+/** Where core and plugins write diagnostics. Core is silent unless given one. */
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+function ignore(): void {}
+
+/** A logger that drops everything: the default. */
+export const silentLogger: Logger = { debug: ignore, info: ignore, warn: ignore, error: ignore };
+
+/** A logger writing one JSON line per entry to stderr, at `level` and above. */
+export function stderrLogger(level: 'debug' | 'info' | 'warn' | 'error' = 'info'): Logger {
+  const order = ['debug', 'info', 'warn', 'error'];
+  const threshold = order.indexOf(level);
+  const write = (name: string) => (message: string, fields?: LogFields) => {
+    if (order.indexOf(name) < threshold) return;
+    const line = JSON.stringify({ time: new Date().toISOString(), level: name, message, ...fields });
+    (globalThis as { process?: { stderr?: { write(text: string): void } } }).process?.stderr?.write(
+      `${line}\n`,
+    );
+  };
+  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+}

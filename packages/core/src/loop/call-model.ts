@@ -1,0 +1,321 @@
+import { AgentError, toAgentError } from '../errors/agent-error.js';
+import type { AssistantMessage, Message } from '../messages/messages.js';
+import { addUsage } from '../messages/usage.js';
+import { isModelMessage } from '../messages/messages.js';
+import type { ModelCallOptions, ModelCallResult } from '../orchestrator/orchestrator.js';
+import { costOf, type ModelRequest, type Provider } from '../provider/provider.js';
+import { ProviderError } from '../provider/provider-error.js';
+import { linkAbort, sleep } from './abortable.js';
+import { resolveRetryPolicy, retryDelay } from './retry-policy.js';
+import type { RunContext } from './run-context.js';
+
+type Attempt =
+  | { kind: 'done'; message: AssistantMessage }
+  | { kind: 'failed'; error: ProviderError; visible: boolean }
+  | { kind: 'stopped'; partial: AssistantMessage | undefined };
+
+/**
+ * Calls the model for one turn: builds the request from the agent's state,
+ * streams it while emitting message events, retries retryable failures with
+ * backoff (honouring Retry-After), then tries the fallback provider.
+ */
+export async function callModel(context: RunContext, options: ModelCallOptions): Promise<ModelCallResult> {
+  const state = context.state;
+  const agentOptions = state.shared.options;
+  const policy = resolveRetryPolicy(agentOptions.retry);
+  const request = buildRequest(context, options);
+  const routes: [Provider, string][] = [[agentOptions.provider, request.model]];
+  if (agentOptions.fallbackProvider !== undefined) {
+    routes.push([agentOptions.fallbackProvider, agentOptions.fallbackModel ?? request.model]);
+  }
+
+  let lastError: ProviderError | undefined;
+  for (const [provider, model] of routes) {
+    const routeRequest = model === request.model ? request : { ...request, model };
+    for (let attempt = 0; ; attempt++) {
+      if (context.signal.aborted) return stopped(context);
+      const outcome = await streamOnce(context, provider, routeRequest, options);
+      if (outcome.kind === 'done') return finish(context, provider, outcome.message, options);
+      if (outcome.kind === 'stopped') {
+        if (outcome.partial !== undefined) keepPartial(context, outcome.partial, options);
+        return stopped(context);
+      }
+      lastError = outcome.error;
+      state.shared.logger.warn('model call failed', {
+        provider: provider.name,
+        kind: lastError.kind,
+        status: lastError.status,
+        attempt,
+      });
+      // A request the provider refuses (400, auth) fails the same way anywhere: no retry, no fallback.
+      if (!lastError.retryable) return failed(lastError);
+      if (attempt >= policy.maxRetries) break;
+      const delayMs = retryDelay(policy, attempt, lastError);
+      context.deliver({
+        type: 'retry',
+        runId: state.runId,
+        turn: state.turn,
+        seq: state.seq++,
+        attempt: attempt + 1,
+        delayMs,
+        error: lastError,
+        provider: provider.name,
+        discardedPartial: outcome.visible,
+      });
+      if (!(await sleep(delayMs, context.signal))) return stopped(context);
+    }
+  }
+  return failed(lastError as ProviderError);
+}
+
+function failed(error: ProviderError): ModelCallResult {
+  return { ok: false, reason: 'error', error };
+}
+
+function stopped(context: RunContext): ModelCallResult {
+  const state = context.state;
+  const reason = state.stopCause ?? 'aborted';
+  return {
+    ok: false,
+    reason,
+    error: new AgentError(
+      reason,
+      reason === 'timeout'
+        ? 'The run timed out during a model call.'
+        : 'The run was aborted during a model call.',
+    ),
+  };
+}
+
+function buildRequest(context: RunContext, options: ModelCallOptions): ModelRequest {
+  const state = context.state;
+  const shared = state.shared;
+  const agentOptions = shared.options;
+  let messages: readonly Message[];
+  if (options.messages !== undefined) messages = options.messages;
+  else if (agentOptions.convertToLlm !== undefined) messages = agentOptions.convertToLlm(shared.messages);
+  // The live history, not a copy: without app-defined messages there is nothing to filter.
+  else if (shared.customMessages === 0) messages = shared.messages as Message[];
+  else messages = shared.messages.filter(isModelMessage);
+
+  let system = options.system;
+  if (system === undefined) {
+    const source = agentOptions.systemPrompt;
+    system =
+      typeof source === 'function'
+        ? source({ provider: agentOptions.provider.name, model: agentOptions.model, tools: state.tools })
+        : source;
+  }
+  const request: ModelRequest = { model: agentOptions.model, messages };
+  if (system !== undefined && system !== '') request.system = system;
+  const tools = options.tools ?? state.toolSpecs;
+  if (tools.length > 0) request.tools = tools;
+  if (agentOptions.maxOutputTokens !== undefined) request.maxTokens = agentOptions.maxOutputTokens;
+  if (agentOptions.temperature !== undefined) request.temperature = agentOptions.temperature;
+  const stopSequences = options.stopSequences ?? agentOptions.stopSequences;
+  if (stopSequences !== undefined) request.stopSequences = stopSequences;
+  const toolChoice = options.toolChoice ?? agentOptions.toolChoice;
+  if (toolChoice !== undefined) request.toolChoice = toolChoice;
+  return request;
+}
+
+async function streamOnce(
+  context: RunContext,
+  provider: Provider,
+  request: ModelRequest,
+  options: ModelCallOptions,
+): Promise<Attempt> {
+  const state = context.state;
+  const controller = new AbortController();
+  const unlink = linkAbort(context.signal, controller);
+  const idleMs = state.shared.options.streamIdleTimeoutMs ?? 120_000;
+  // One timer per call; it re-arms itself only when events arrived in between, so events cost a counter bump.
+  let activity = 0;
+  let seen = -1;
+  let idle = false;
+  const check = () => {
+    if (activity === seen) {
+      idle = true;
+      controller.abort();
+    } else {
+      seen = activity;
+      timer = setTimeout(check, idleMs);
+    }
+  };
+  let timer = setTimeout(check, idleMs);
+
+  let started = false;
+  let visible = false;
+  let message: AssistantMessage | undefined;
+  let error: ProviderError | undefined;
+  const onTextDelta = options.onTextDelta;
+  try {
+    for await (const event of provider.stream(request, { signal: controller.signal })) {
+      activity++;
+      if (event.type === 'done') {
+        message = event.message;
+        break;
+      }
+      if (event.type === 'error') {
+        error = event.error;
+        break;
+      }
+      if (!started) {
+        started = true;
+        context.deliver({
+          type: 'message_start',
+          runId: state.runId,
+          turn: state.turn,
+          seq: state.seq++,
+          provider: provider.name,
+          model: request.model,
+        });
+      }
+      if (event.type === 'text_delta') {
+        visible = true;
+        if (onTextDelta !== undefined) onTextDelta(event.delta);
+        else
+          context.deliver({
+            type: 'text_delta',
+            runId: state.runId,
+            turn: state.turn,
+            seq: state.seq++,
+            delta: event.delta,
+          });
+      } else if (event.type === 'thinking_delta') {
+        visible = true;
+        context.deliver({
+          type: 'thinking_delta',
+          runId: state.runId,
+          turn: state.turn,
+          seq: state.seq++,
+          delta: event.delta,
+        });
+      }
+    }
+  } catch (thrown) {
+    error = ProviderError.isInstance(thrown)
+      ? thrown
+      : new ProviderError({
+          kind: 'fatal',
+          provider: provider.name,
+          message: `Provider '${provider.name}' threw instead of reporting an error event: ${toAgentError(thrown).message}`,
+          cause: thrown,
+        });
+  } finally {
+    clearTimeout(timer);
+    unlink();
+  }
+
+  if (context.signal.aborted) {
+    if (started) endMessage(context, message ?? abortedMessage(provider, request));
+    return { kind: 'stopped', partial: message };
+  }
+  if (idle && message === undefined) {
+    error = new ProviderError({
+      kind: 'network',
+      provider: provider.name,
+      message: `The model stream sent nothing for ${idleMs} ms and was closed (streamIdleTimeoutMs).`,
+    });
+  }
+  if (message === undefined && error === undefined) {
+    error = new ProviderError({
+      kind: 'malformed',
+      provider: provider.name,
+      message: `Provider '${provider.name}' ended its stream without a done or error event.`,
+    });
+  }
+  if (error !== undefined) {
+    if (started) {
+      endMessage(context, {
+        role: 'assistant',
+        content: [],
+        stopReason: 'error',
+        provider: provider.name,
+        model: request.model,
+        errorMessage: error.message,
+      });
+    }
+    return { kind: 'failed', error, visible };
+  }
+  if (!started) {
+    context.deliver({
+      type: 'message_start',
+      runId: state.runId,
+      turn: state.turn,
+      seq: state.seq++,
+      provider: provider.name,
+      model: request.model,
+    });
+  }
+  return { kind: 'done', message: message as AssistantMessage };
+}
+
+function abortedMessage(provider: Provider, request: ModelRequest): AssistantMessage {
+  return {
+    role: 'assistant',
+    content: [],
+    stopReason: 'aborted',
+    provider: provider.name,
+    model: request.model,
+  };
+}
+
+function endMessage(context: RunContext, message: AssistantMessage): void {
+  const state = context.state;
+  context.deliver({ type: 'message_end', runId: state.runId, turn: state.turn, seq: state.seq++, message });
+}
+
+/** Keeps the text of a message cut off by an abort; its tool calls were never complete, so they are dropped. */
+function keepPartial(context: RunContext, partial: AssistantMessage, options: ModelCallOptions): void {
+  if (options.append === false) return;
+  const content = partial.content.filter((block) => block.type === 'text' && block.text !== '');
+  if (content.length === 0) return;
+  context.append({ ...partial, content, stopReason: 'aborted' });
+}
+
+function finish(
+  context: RunContext,
+  provider: Provider,
+  message: AssistantMessage,
+  options: ModelCallOptions,
+): ModelCallResult {
+  const state = context.state;
+  if (message.provider === undefined) message.provider = provider.name;
+  const usage = message.usage;
+  if (usage !== undefined) {
+    if (usage.cost === undefined) {
+      const pricing = provider.modelInfo?.(message.model ?? state.settings.model)?.pricing;
+      if (pricing !== undefined) usage.cost = costOf(usage, pricing);
+    }
+    addUsage(state.usage, usage);
+  }
+  let lastCall: string | undefined;
+  let ids: Set<string> | undefined;
+  for (const block of message.content) {
+    if (block.type !== 'toolCall') continue;
+    ids ??= new Set();
+    // Some compatible servers repeat or omit ids; every call needs its own so its result pairs with it.
+    if (typeof block.id !== 'string' || block.id === '' || state.pending.has(block.id) || ids.has(block.id)) {
+      block.id = `call_${state.runId.slice(0, 8)}_${state.idCounter++}`;
+    }
+    ids.add(block.id);
+    if (typeof block.input !== 'object' || block.input === null) block.input = {};
+    lastCall = block.id;
+  }
+  // A response cut off by the output limit may end in a call whose input is incomplete: never run it.
+  if (message.stopReason === 'max_tokens' && lastCall !== undefined) state.truncated.add(lastCall);
+  endMessage(context, message);
+  if (usage !== undefined) {
+    context.deliver({
+      type: 'usage',
+      runId: state.runId,
+      turn: state.turn,
+      seq: state.seq++,
+      usage,
+      total: { ...state.usage },
+    });
+  }
+  if (options.append !== false && message.content.length > 0) context.append(message);
+  return { ok: true, message };
+}

@@ -1,0 +1,88 @@
+import type { AgentResult, TerminateReason } from '../agent/agent-result.js';
+import { AgentError, toAgentError } from '../errors/agent-error.js';
+import { messageText } from '../messages/messages.js';
+import type { Orchestrator, RunEnd } from '../orchestrator/orchestrator.js';
+import type { RunContext } from './run-context.js';
+
+/**
+ * Drives one run from `agent_start` to `agent_end`: runs the orchestrator,
+ * turns a throw into an `error` end, answers any tool call left without a
+ * result, and builds the `AgentResult`. Never rejects.
+ */
+export async function runAgent(
+  context: RunContext,
+  orchestrator: Orchestrator,
+  startedAt: number,
+  traceId: string,
+): Promise<AgentResult> {
+  const state = context.state;
+  let end: RunEnd;
+  try {
+    end = await orchestrator.run(context);
+  } catch (error) {
+    end = { reason: 'error', error: toAgentError(error, 'orchestrator_failed') };
+  }
+  const signal = context.signal;
+  // An abort that lands after the last check still ends the run as aborted.
+  if (signal.aborted && end.reason === 'completed') {
+    end = { ...end, reason: state.stopCause ?? 'aborted' };
+  }
+  try {
+    context.closePending(endReasonText(end.reason));
+  } catch (error) {
+    end = { reason: 'error', error: toAgentError(error) };
+  }
+
+  const maxTurns = state.settings.maxTurns;
+  let text = end.text;
+  if (text === undefined) {
+    if (end.reason === 'max_turns') {
+      text = `Stopped after reaching the limit of ${maxTurns} turns (limits.maxTurns). The history is kept: prompt again to continue, or raise the limit.`;
+    } else {
+      const last = state.lastAssistant;
+      text = last === undefined ? '' : messageText(last);
+    }
+  }
+  const result: AgentResult = {
+    text,
+    messages: state.shared.messages,
+    toolCalls: state.toolCalls,
+    turns: state.turn,
+    usage: state.usage,
+    terminateReason: end.reason,
+    durationMs: performance.now() - startedAt,
+    runId: state.runId,
+    traceId,
+  };
+  if (end.reason === 'error') {
+    result.error = end.error ?? new AgentError('run_failed', 'The run ended with an error.');
+  } else if (end.error !== undefined) {
+    result.error = end.error;
+  }
+  if (end.output !== undefined) result.output = end.output;
+  if (end.outputValid !== undefined) result.outputValid = end.outputValid;
+  if (result.error !== undefined && end.reason === 'error') {
+    context.deliver({
+      type: 'error',
+      runId: state.runId,
+      turn: state.turn,
+      seq: state.seq++,
+      error: result.error,
+    });
+  }
+  context.deliver({ type: 'agent_end', runId: state.runId, turn: state.turn, seq: state.seq++, result });
+  return result;
+}
+
+function endReasonText(reason: TerminateReason): string {
+  switch (reason) {
+    case 'aborted':
+      return 'the run was aborted first.';
+    case 'timeout':
+      return 'the run timed out first.';
+    case 'error':
+      return 'the run ended with an error first.';
+    default:
+      return 'the run ended first.';
+  }
+}

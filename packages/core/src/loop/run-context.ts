@@ -1,0 +1,212 @@
+import type { TerminateReason } from '../agent/agent-result.js';
+import { AgentError } from '../errors/agent-error.js';
+import type { AgentEvent, AgentEventInput } from '../events/agent-event.js';
+import type {
+  AgentMessage,
+  AssistantMessage,
+  ToolCallBlock,
+  ToolResultMessage,
+  Usage,
+} from '../messages/messages.js';
+import type {
+  ModelCallOptions,
+  ModelCallResult,
+  OrchestratorContext,
+  RunSettings,
+} from '../orchestrator/orchestrator.js';
+import type { AnyTool } from '../tool/tool.js';
+import { callModel } from './call-model.js';
+import { executeTool, executeTools } from './execute-tool.js';
+import type { RunState } from './run-state.js';
+
+/** The `OrchestratorContext` of one run. */
+export class RunContext implements OrchestratorContext {
+  readonly state: RunState;
+
+  constructor(state: RunState) {
+    this.state = state;
+  }
+
+  get runId(): string {
+    return this.state.runId;
+  }
+  get messages(): readonly AgentMessage[] {
+    return this.state.shared.messages;
+  }
+  get tools(): readonly AnyTool[] {
+    return this.state.tools;
+  }
+  get settings(): RunSettings {
+    return this.state.settings;
+  }
+  get signal(): AbortSignal {
+    return this.state.controller.signal;
+  }
+  get turn(): number {
+    return this.state.turn;
+  }
+  get usage(): Usage {
+    return this.state.usage;
+  }
+
+  nextTurn(): TerminateReason | undefined {
+    const state = this.state;
+    if (state.controller.signal.aborted) return state.stopCause ?? 'aborted';
+    if (state.turn >= state.settings.maxTurns) return 'max_turns';
+    const maxTokens = state.shared.options.limits?.maxTokens;
+    if (maxTokens !== undefined && state.usage.input + state.usage.output >= maxTokens) return 'max_tokens';
+    state.turn++;
+    this.deliver({ type: 'turn_start', runId: state.runId, turn: state.turn, seq: state.seq++ });
+    return undefined;
+  }
+
+  endTurn(message?: AssistantMessage): void {
+    const state = this.state;
+    this.deliver({ type: 'turn_end', runId: state.runId, turn: state.turn, seq: state.seq++, message });
+  }
+
+  callModel(options?: ModelCallOptions): Promise<ModelCallResult> {
+    return callModel(this, options ?? {});
+  }
+
+  executeTool(call: ToolCallBlock): Promise<ToolResultMessage> {
+    return executeTool(this, call);
+  }
+
+  executeTools(calls: readonly ToolCallBlock[]): Promise<ToolResultMessage[]> {
+    return executeTools(this, calls);
+  }
+
+  skipTool(call: ToolCallBlock, reason: string): ToolResultMessage {
+    const state = this.state;
+    const result: ToolResultMessage = {
+      role: 'toolResult',
+      toolCallId: call.id,
+      toolName: call.name,
+      content: `Tool call skipped: ${reason}`,
+      isError: true,
+    };
+    state.toolCalls.push({
+      id: call.id,
+      name: call.name,
+      input: call.input,
+      result: result.content,
+      isError: true,
+      durationMs: 0,
+    });
+    this.deliver({
+      type: 'tool_skipped',
+      runId: state.runId,
+      turn: state.turn,
+      seq: state.seq++,
+      toolCall: call,
+      reason,
+    });
+    this.append(result);
+    return result;
+  }
+
+  pollSteering(): AgentMessage[] {
+    const shared = this.state.shared;
+    return this.#drain(shared.steeringQueue, shared.options.getSteeringMessages, 'steering');
+  }
+
+  pollFollowUp(): AgentMessage[] {
+    const shared = this.state.shared;
+    return this.#drain(shared.followUpQueue, shared.options.getFollowUpMessages, 'follow_up');
+  }
+
+  #drain(
+    queue: AgentMessage[],
+    source: (() => AgentMessage[]) | undefined,
+    type: 'steering' | 'follow_up',
+  ): AgentMessage[] {
+    const fromSource = source?.();
+    if (queue.length === 0 && (fromSource === undefined || fromSource.length === 0)) return [];
+    // Taken from the queue and appended in one synchronous step: a message is always in exactly one place.
+    const messages = queue.splice(0, queue.length);
+    if (fromSource !== undefined) messages.push(...fromSource);
+    const state = this.state;
+    for (const message of messages) {
+      // Appending first answers any unanswered calls as skipped, so the events follow the history's order.
+      this.append(message);
+      this.deliver({ type, runId: state.runId, turn: state.turn, seq: state.seq++, message });
+    }
+    return messages;
+  }
+
+  /** Moves messages queued while no run was active into the history, ahead of the prompt. */
+  takeQueued(): void {
+    const shared = this.state.shared;
+    this.#drain(shared.steeringQueue, undefined, 'steering');
+    this.#drain(shared.followUpQueue, undefined, 'follow_up');
+  }
+
+  append(message: AgentMessage): void {
+    const state = this.state;
+    const role = (message as { role: string }).role;
+    if (role === 'toolResult') {
+      const id = (message as ToolResultMessage).toolCallId;
+      if (!state.pending.delete(id)) {
+        throw new AgentError(
+          'unexpected_tool_result',
+          `A result for tool call '${id}' was appended, but no unanswered call has that id. Each call gets exactly one result.`,
+        );
+      }
+    } else if (state.pending.size > 0) {
+      for (const call of [...state.pending.values()]) {
+        this.skipTool(call, 'a new message arrived before it could run.');
+      }
+    }
+    state.shared.messages.push(message);
+    if (role === 'assistant') {
+      const assistant = message as AssistantMessage;
+      state.lastAssistant = assistant;
+      for (const block of assistant.content)
+        if (block.type === 'toolCall') state.pending.set(block.id, block);
+    } else if (role !== 'user' && role !== 'toolResult') {
+      state.shared.customMessages++;
+    }
+  }
+
+  emit(event: AgentEventInput): void {
+    const state = this.state;
+    this.deliver({ ...event, runId: state.runId, turn: state.turn, seq: state.seq++ } as AgentEvent);
+  }
+
+  /** Hands an event to the run's channel and the agent's listeners. */
+  deliver(event: AgentEvent): void {
+    this.state.shared.deliver(event);
+  }
+
+  /** Gives every unanswered call an error result, so the history stays valid whatever ended the run. */
+  closePending(reason: string): void {
+    const state = this.state;
+    for (const call of [...state.pending.values()]) {
+      const result: ToolResultMessage = {
+        role: 'toolResult',
+        toolCallId: call.id,
+        toolName: call.name,
+        content: `Tool call not run: ${reason}`,
+        isError: true,
+      };
+      state.toolCalls.push({
+        id: call.id,
+        name: call.name,
+        input: call.input,
+        result: result.content,
+        isError: true,
+        durationMs: 0,
+      });
+      this.deliver({
+        type: 'tool_skipped',
+        runId: state.runId,
+        turn: state.turn,
+        seq: state.seq++,
+        toolCall: call,
+        reason,
+      });
+      this.append(result);
+    }
+  }
+}

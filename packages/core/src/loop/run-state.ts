@@ -1,0 +1,45 @@
+import type { AgentOptions } from '../agent/agent-options.js';
+import type { ToolCallRecord } from '../agent/agent-result.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { Logger } from '../logger/logger.js';
+import type { AgentMessage, AssistantMessage, ToolCallBlock, Usage } from '../messages/messages.js';
+import type { RunSettings } from '../orchestrator/orchestrator.js';
+import type { ToolSpec } from '../provider/provider.js';
+import type { PreparedTool } from '../tool/prepare-tool.js';
+import type { AnyTool } from '../tool/tool.js';
+
+/** What the Agent shares with a run: its history and queues, owned by the Agent. */
+export interface AgentShared {
+  agent: unknown;
+  options: AgentOptions;
+  messages: AgentMessage[];
+  steeringQueue: AgentMessage[];
+  followUpQueue: AgentMessage[];
+  /** Count of app-defined messages in the history, so model calls skip filtering when there are none. */
+  customMessages: number;
+  deliver(event: AgentEvent): void;
+  logger: Logger;
+}
+
+/** The mutable state of one run, shared by the context and its helpers. */
+export interface RunState {
+  readonly shared: AgentShared;
+  readonly runId: string;
+  readonly settings: RunSettings;
+  readonly tools: readonly AnyTool[];
+  readonly toolsByName: ReadonlyMap<string, PreparedTool>;
+  readonly toolSpecs: readonly ToolSpec[];
+  readonly controller: AbortController;
+  /** Set when the run's signal aborts: `timeout` when the run's time ran out. */
+  stopCause: 'aborted' | 'timeout' | undefined;
+  turn: number;
+  seq: number;
+  usage: Usage;
+  toolCalls: ToolCallRecord[];
+  /** Tool calls in the history without a result yet, in call order. */
+  pending: Map<string, ToolCallBlock>;
+  /** Calls cut off by the output limit; they are answered with an error, never run. */
+  truncated: Set<string>;
+  lastAssistant: AssistantMessage | undefined;
+  idCounter: number;
+}

@@ -1,0 +1,4 @@
+import './register.js';
+
+export { agentic } from './agentic.js';
+export type { AgenticOptions } from './agentic.js';
