@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built binary as a user would, without any API key in its environment. */
+function run(args: string[], stdin?: string): Promise<Finished> {
+  const env = { ...process.env };
+  delete env.ANTHROPIC_API_KEY;
+  delete env.OPENAI_API_KEY;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+describe('agent-core binary', () => {
+  it('chat answers offline with the calculator, a status line per tool call, and says it is offline', async () => {
+    const { code, stdout, stderr } = await run(['chat', 'What is 15 * 3 and 10 + 5?']);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/running on the offline mock model/);
+    expect(stdout).toContain('⚙ calculator {"expression":"15 * 3"}');
+    expect(stdout).toContain('✓ calculator → 45');
+    expect(stdout).toContain('✓ calculator → 15');
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('15 * 3 = 45 and 10 + 5 = 15.');
+  });
+
+  it('--json prints every event as one JSON line, in order', async () => {
+    const { code, stdout } = await run(['chat', '--json', 'What is 2 * 21?']);
+    expect(code).toBe(0);
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events[0].type).toBe('agent_start');
+    expect(events.at(-1).type).toBe('agent_end');
+    expect(events.at(-1).result.text).toBe('2 * 21 = 42.');
+    expect(events.map((event: { seq: number }) => event.seq)).toEqual(
+      events.map((_: unknown, index: number) => index),
+    );
+    expect(events.filter((event: { type: string }) => event.type === 'tool_call_end')).toHaveLength(1);
+  });
+
+  it('the REPL answers each line and exits on /exit', async () => {
+    const { code, stdout } = await run([], 'What is 6 * 7?\n/exit\n');
+    expect(code).toBe(0);
+    expect(stdout).toContain('6 * 7 = 42.');
+  });
+
+  it('--help and --version', async () => {
+    expect((await run(['--help'])).stdout).toMatch(/agent-core chat "<prompt>"/);
+    expect((await run(['--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('bad input gets a clear message and exit code 2', async () => {
+    const unknown = await run(['fly']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown command 'fly'/);
+    const empty = await run(['chat']);
+    expect(empty.stderr).toMatch(/chat needs a prompt/);
+    const orchestrator = await run(['chat', '--orchestrator', 'nope', 'hi']);
+    expect(orchestrator.code).toBe(2);
+    expect(orchestrator.stderr).toMatch(/No orchestrator named 'nope' is registered. Registered: agentic/);
+  });
+});

@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Agent, AgentError, type AgentRun } from '@agent-core/core';
+import { type CliArguments, parseCliArguments, UsageError, usage } from './parse-args.js';
+import { renderEvents } from './render-events.js';
+import { resolveOrchestrator, resolveProvider, resolveTools } from './resolve-plugins.js';
+
+const systemPrompt =
+  'You are a helpful assistant running in the agent-core demo. Use the tools when they help, and answer briefly.';
+
+async function main(argv: readonly string[]): Promise<number> {
+  const args = parseCliArguments(argv);
+  if (args.command === 'help') {
+    process.stdout.write(usage);
+    return 0;
+  }
+  if (args.command === 'version') {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    process.stdout.write(`${manifest.version}\n`);
+    return 0;
+  }
+  const agent = await buildAgent(args);
+  const listener = args.json
+    ? (event: unknown) => process.stdout.write(`${JSON.stringify(event)}\n`)
+    : renderEvents(process.stdout);
+  agent.subscribe(listener);
+  return args.command === 'chat' ? chat(agent, args.prompt) : repl(agent);
+}
+
+async function buildAgent(args: CliArguments): Promise<Agent> {
+  const resolved = await resolveProvider(args.provider, args.model, args.baseUrl, process.env);
+  if (resolved.notice !== undefined) process.stderr.write(`${resolved.notice}\n`);
+  return new Agent({
+    provider: resolved.provider,
+    model: resolved.model,
+    systemPrompt,
+    tools: await resolveTools(args.tools, process.cwd()),
+    orchestrator: await resolveOrchestrator(args.orchestrator),
+  });
+}
+
+async function chat(agent: Agent, prompt: string): Promise<number> {
+  const run = agent.prompt(prompt);
+  const stop = onInterrupt(run);
+  const result = await run.result();
+  stop();
+  return result.terminateReason === 'completed' ? 0 : 1;
+}
+
+function onInterrupt(run: AgentRun): () => void {
+  const handler = () => run.abort();
+  process.on('SIGINT', handler);
+  return () => process.off('SIGINT', handler);
+}
+
+async function repl(agent: Agent): Promise<number> {
+  const input = createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    terminal: process.stdin.isTTY === true,
+  });
+  process.stdout.write(
+    'agent-core: type a message; while the agent works, a line steers it. /reset clears, /exit quits.\n',
+  );
+  let running: AgentRun | undefined;
+  const ask = () => {
+    if (running === undefined) input.setPrompt('> ');
+    input.prompt();
+  };
+  input.on('SIGINT', () => {
+    if (running !== undefined) running.abort();
+    else input.close();
+  });
+  ask();
+  for await (const line of input) {
+    const text = line.trim();
+    if (text === '/exit') break;
+    if (text === '') {
+      ask();
+      continue;
+    }
+    if (running !== undefined) {
+      agent.steer(text);
+      process.stdout.write('  (steering the current run)\n');
+      continue;
+    }
+    if (text === '/reset') {
+      agent.reset();
+      process.stdout.write('  (history cleared)\n');
+      ask();
+      continue;
+    }
+    const run = agent.prompt(text);
+    running = run;
+    void run.result().then(() => {
+      running = undefined;
+      ask();
+    });
+  }
+  // On /exit or the end of input, let the current run finish; Ctrl+C is the way to abort it.
+  if (running !== undefined) await (running as AgentRun).result();
+  input.close();
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const known = error instanceof UsageError || AgentError.isInstance(error);
+    process.stderr.write(
+      `agent-core: ${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`,
+    );
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,61 @@
+import type { AssistantMessage, Message, ModelRequest, ToolResultMessage } from '@agent-core/core';
+import { type MockProvider, type MockTurn, mock } from '@agent-core/provider-mock';
+
+const expressionPattern = /\(?-?\d+(?:\.\d+)?\)?(?:\s*[-+*/%^]\s*\(?-?\d+(?:\.\d+)?\)?)+/g;
+
+/**
+ * The demo's offline model: a scripted provider that reads the prompt, calls
+ * the calculator for each arithmetic expression in it and the clock when asked
+ * for the time, then answers from the tool results. No network, no key.
+ */
+export function offlineModel(): MockProvider {
+  return mock({ name: 'mock', turns: respond, chunkSize: 4, chunkDelayMs: 8 });
+}
+
+function respond(request: ModelRequest): MockTurn {
+  const last = request.messages.at(-1);
+  if (last?.role === 'toolResult') return answerFromResults(request.messages);
+  const prompt = last === undefined ? '' : textOf(last);
+  const tools = new Set((request.tools ?? []).map((tool) => tool.name));
+  const toolCalls: NonNullable<MockTurn['toolCalls']> = [];
+  if (tools.has('calculator')) {
+    for (const match of prompt.matchAll(expressionPattern)) {
+      toolCalls.push({ name: 'calculator', input: { expression: match[0].trim() } });
+    }
+  }
+  if (tools.has('clock') && /\b(time|date|today|clock)\b/i.test(prompt))
+    toolCalls.push({ name: 'clock', input: {} });
+  if (toolCalls.length > 0) return { toolCalls };
+  return {
+    text:
+      'I am the offline mock model, so I only know a few tricks: ask me to compute something like ' +
+      '"What is 15 * 3 and 10 + 5?", or what time it is. Set ANTHROPIC_API_KEY or OPENAI_API_KEY for a real model.',
+  };
+}
+
+function answerFromResults(messages: readonly Message[]): MockTurn {
+  const results: ToolResultMessage[] = [];
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index]?.role === 'toolResult')
+    results.unshift(messages[index--] as ToolResultMessage);
+  const call = messages[index] as AssistantMessage | undefined;
+  const inputs = new Map<string, Record<string, unknown>>();
+  for (const block of call?.content ?? []) if (block.type === 'toolCall') inputs.set(block.id, block.input);
+  const parts = results.map((result) => {
+    const text = typeof result.content === 'string' ? result.content : '';
+    if (result.isError) return `${result.toolName} failed (${text})`;
+    const expression = inputs.get(result.toolCallId)?.expression;
+    return typeof expression === 'string' ? `${expression} = ${text}` : `it is ${text}`;
+  });
+  return { text: `${joinAnd(parts)}.`.replace(/^./, (first) => first.toUpperCase()) };
+}
+
+function joinAnd(parts: string[]): string {
+  if (parts.length <= 1) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+function textOf(message: Message): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content.map((block) => ('text' in block ? block.text : '')).join('');
+}

@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util';
+
+/** What the command line asked for. */
+export interface CliArguments {
+  command: 'chat' | 'repl' | 'help' | 'version';
+  prompt: string;
+  provider: string | undefined;
+  model: string | undefined;
+  baseUrl: string | undefined;
+  orchestrator: string;
+  tools: string[];
+  json: boolean;
+}
+
+/** Thrown for a command line that cannot be understood; the message says how to fix it. */
+export class UsageError extends Error {}
+
+/** Parses `argv` (without node and the script). */
+export function parseCliArguments(argv: readonly string[]): CliArguments {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}. Run 'agent-core --help' for usage.`);
+  }
+  const { values, positionals } = parsed;
+  const [first, ...rest] = positionals;
+  let command: CliArguments['command'];
+  if (values.help === true || first === 'help') command = 'help';
+  else if (values.version === true) command = 'version';
+  else if (first === undefined) command = 'repl';
+  else if (first === 'chat') command = 'chat';
+  else
+    throw new UsageError(
+      `Unknown command '${first}'. Commands: chat "<prompt>", or no command for the REPL.`,
+    );
+  const prompt = rest.join(' ').trim();
+  if (command === 'chat' && prompt === '')
+    throw new UsageError('chat needs a prompt, e.g. agent-core chat "What is 15 * 3?"');
+  return {
+    command,
+    prompt,
+    provider: values.provider,
+    model: values.model,
+    baseUrl: values['base-url'],
+    orchestrator: values.orchestrator ?? 'agentic',
+    tools: (values.tools ?? 'basic')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+    json: values.json === true,
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      provider: { type: 'string', short: 'p' },
+      model: { type: 'string', short: 'm' },
+      'base-url': { type: 'string' },
+      orchestrator: { type: 'string', short: 'o' },
+      tools: { type: 'string', short: 't' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+}
+
+/** The `--help` text. */
+export const usage = `agent-core: chat with an agent that uses tools.
+
+Usage:
+  agent-core chat "<prompt>" [options]   answer one prompt, streaming the reply
+  agent-core [options]                   interactive session; a line typed during a run steers it
+
+Options:
+  -p, --provider <name>       mock (offline), or a provider whose package is installed
+  -m, --model <name>          model name for the provider
+      --base-url <url>        an OpenAI-compatible server (Ollama, vLLM, llama.cpp, OpenRouter)
+  -o, --orchestrator <name>   agentic (default), or another registered orchestrator
+  -t, --tools <packs>         comma-separated tool packs (default: basic)
+      --json                  print every event as one JSON line (NDJSON)
+  -h, --help                  show this help
+  -v, --version               print the version
+
+With no API key in the environment it runs on the offline mock model and says so.
+`;

@@ -1,0 +1,103 @@
+import {
+  type AnyTool,
+  ConfigError,
+  getOrchestrator,
+  getProvider,
+  listOrchestrators,
+  type Orchestrator,
+  type Provider,
+  ToolRegistry,
+} from '@agent-core/core';
+import '@agent-core/orchestrator-agentic';
+import '@agent-core/tools-basic';
+import { offlineModel } from './offline-model.js';
+
+// Plugins the demo knows by name; each is imported only when asked for, so startup stays fast.
+const providerPackages: Record<string, string> = {
+  anthropic: '@agent-core/provider-anthropic',
+  openai: '@agent-core/provider-openai',
+};
+const orchestratorPackages: Record<string, string> = {
+  react: '@agent-core/orchestrator-react',
+  'plan-execute': '@agent-core/orchestrator-plan-execute',
+};
+const toolPackages: Record<string, string> = {
+  fs: '@agent-core/tools-fs',
+  shell: '@agent-core/tools-shell',
+};
+const defaultModels: Record<string, string> = {
+  anthropic: 'claude-sonnet-4-5',
+  openai: 'gpt-5-mini',
+  mock: 'offline-mock',
+};
+
+/** The provider the demo runs on, and a notice to show when it fell back to the offline model. */
+export interface ResolvedProvider {
+  provider: Provider;
+  name: string;
+  model: string;
+  notice?: string;
+}
+
+async function importPlugin(name: string, packageName: string | undefined, kind: string): Promise<void> {
+  if (packageName === undefined) return;
+  try {
+    await import(packageName);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND') {
+      throw new ConfigError(
+        `The ${kind} '${name}' needs ${packageName}; install it with: npm i ${packageName}`,
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Picks the provider: `--provider` if given; else Anthropic or OpenAI when
+ * their key is set (or OpenAI for a `--base-url`); else the offline model.
+ */
+export async function resolveProvider(
+  requested: string | undefined,
+  model: string | undefined,
+  baseUrl: string | undefined,
+  env: Record<string, string | undefined>,
+): Promise<ResolvedProvider> {
+  let name = requested;
+  if (name === undefined) {
+    if (env.ANTHROPIC_API_KEY) name = 'anthropic';
+    else if (env.OPENAI_API_KEY || baseUrl !== undefined) name = 'openai';
+  }
+  if (name === undefined || name === 'mock') {
+    return {
+      provider: offlineModel(),
+      name: 'mock',
+      model: model ?? 'offline-mock',
+      ...(name === undefined
+        ? {
+            notice:
+              'No API key found (ANTHROPIC_API_KEY or OPENAI_API_KEY): running on the offline mock model.',
+          }
+        : { notice: 'Running on the offline mock model.' }),
+    };
+  }
+  await importPlugin(name, providerPackages[name], 'provider');
+  const options: Record<string, unknown> = {};
+  if (baseUrl !== undefined) options.baseURL = baseUrl;
+  return { provider: getProvider(name, options), name, model: model ?? defaultModels[name] ?? 'default' };
+}
+
+/** The orchestrator registered under `name`, importing its package first when the demo knows it. */
+export async function resolveOrchestrator(name: string): Promise<Orchestrator> {
+  if (!listOrchestrators().includes(name))
+    await importPlugin(name, orchestratorPackages[name], 'orchestrator');
+  return getOrchestrator(name);
+}
+
+/** The tools of the named packs; `fs` and `shell` work inside `workspace`. */
+export async function resolveTools(packs: readonly string[], workspace: string): Promise<AnyTool[]> {
+  for (const pack of packs) await importPlugin(pack, toolPackages[pack], 'tool pack');
+  const options = { fs: { root: workspace }, shell: { cwd: workspace } };
+  return new ToolRegistry().resolvePacks(packs, options);
+}

@@ -1,0 +1,258 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent, AgentBusyError, ConfigError, defineTool, ProviderError, type ModelEvent } from '../index.js';
+import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
+import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'echoes',
+  parameters: z.object({ text: z.string() }),
+  execute: ({ text }) => text,
+});
+
+function failing(
+  kind: ProviderError['kind'],
+  extra: { retryAfterMs?: number; status?: number } = {},
+): ModelEvent[] {
+  return [{ type: 'error', error: new ProviderError({ kind, message: `${kind} happened`, ...extra }) }];
+}
+
+describe('Agent configuration', () => {
+  it('refuses a missing provider, model, bad maxTurns and duplicate tools with clear errors', () => {
+    const provider = inlineProvider([]);
+    expect(() => new Agent({ provider: {} as never, model: 'm' })).toThrow(ConfigError);
+    expect(() => new Agent({ provider, model: '' })).toThrow(/needs a model name/);
+    expect(() => new Agent({ provider, model: 'm', limits: { maxTurns: 0 } })).toThrow(
+      /maxTurns must be a positive integer/,
+    );
+    expect(() => new Agent({ provider, model: 'm', tools: [echo, echo] })).toThrow(
+      /Two tools are named 'echo'/,
+    );
+  });
+
+  it('refuses a second prompt while running, and reset while running', async () => {
+    const agent = new Agent({
+      provider: inlineProvider([[textDone('a')]]),
+      model: 'm',
+      orchestrator: stepOrchestrator,
+    });
+    const run = agent.prompt('one');
+    expect(() => agent.prompt('two')).toThrow(AgentBusyError);
+    expect(() => agent.reset()).toThrow(AgentBusyError);
+    await run.result();
+    agent.reset();
+    expect(agent.messages).toEqual([]);
+  });
+
+  it('takes images as prompt content and whole messages', async () => {
+    const provider = inlineProvider([[textDone('a')], [textDone('b')]]);
+    const agent = new Agent({ provider, model: 'm', orchestrator: stepOrchestrator });
+    await agent.prompt([{ type: 'image', data: 'AAAA', mimeType: 'image/png' }]).result();
+    await agent.prompt({ role: 'user', content: 'plain' }).result();
+    expect(provider.requests[0]?.messages[0]).toEqual({
+      role: 'user',
+      content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }],
+    });
+    expect(provider.requests[1]?.messages.at(-1)).toEqual({ role: 'user', content: 'plain' });
+  });
+});
+
+describe('retries and fallback', () => {
+  it('honours Retry-After, then succeeds', async () => {
+    const provider = inlineProvider([failing('rate_limit', { retryAfterMs: 30 }), [textDone('ok')]]);
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      orchestrator: stepOrchestrator,
+      retry: { baseDelayMs: 1 },
+    });
+    const delays: number[] = [];
+    agent.subscribe((event) => event.type === 'retry' && delays.push(event.delayMs));
+    const result = await agent.prompt('hi').result();
+    expect(result.text).toBe('ok');
+    expect(delays).toEqual([30]);
+  });
+
+  it('retries up to maxRetries, then the fallback provider answers', async () => {
+    const primary = inlineProvider([failing('server'), failing('server'), failing('server')]);
+    const fallback = inlineProvider([[textDone('from fallback')]], 'backup');
+    const agent = new Agent({
+      provider: primary,
+      model: 'm',
+      fallbackProvider: fallback,
+      fallbackModel: 'backup-model',
+      orchestrator: stepOrchestrator,
+      retry: { maxRetries: 2, baseDelayMs: 1 },
+    });
+    const result = await agent.prompt('hi').result();
+    expect(primary.requests).toHaveLength(3);
+    expect(fallback.requests[0]?.model).toBe('backup-model');
+    expect(result.text).toBe('from fallback');
+  });
+
+  it('never retries or falls back for a request the provider refuses', async () => {
+    const primary = inlineProvider([failing('invalid_request', { status: 400 })]);
+    const fallback = inlineProvider([[textDone('never')]]);
+    const agent = new Agent({
+      provider: primary,
+      model: 'm',
+      fallbackProvider: fallback,
+      orchestrator: stepOrchestrator,
+    });
+    const result = await agent.prompt('hi').result();
+    expect(result.terminateReason).toBe('error');
+    expect(ProviderError.isInstance(result.error) && result.error.kind).toBe('invalid_request');
+    expect(fallback.requests).toHaveLength(0);
+  });
+
+  it('an abort during the backoff returns at once', async () => {
+    const agent = new Agent({
+      provider: inlineProvider([failing('overloaded', { retryAfterMs: 60_000 })]),
+      model: 'm',
+      orchestrator: stepOrchestrator,
+    });
+    agent.subscribe((event) => event.type === 'retry' && agent.abort());
+    expect((await agent.prompt('hi').result()).terminateReason).toBe('aborted');
+  });
+
+  it('a stream that goes silent fails as a retryable network error', async () => {
+    const silent = async function* (
+      _request: unknown,
+      signal: AbortSignal | undefined,
+    ): AsyncGenerator<ModelEvent> {
+      yield { type: 'text_delta', delta: 'hel' };
+      await new Promise((resolve) => signal?.addEventListener('abort', resolve));
+      yield { type: 'error', error: new ProviderError({ kind: 'fatal', message: 'aborted' }) };
+    };
+    const provider = inlineProvider([silent, [textDone('hello')]]);
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      orchestrator: stepOrchestrator,
+      streamIdleTimeoutMs: 20,
+      retry: { baseDelayMs: 1 },
+    });
+    const retries: string[] = [];
+    agent.subscribe(
+      (event) => event.type === 'retry' && retries.push(`${event.error.kind} ${event.discardedPartial}`),
+    );
+    const result = await agent.prompt('hi').result();
+    expect(retries).toEqual(['network true']);
+    expect(result.text).toBe('hello');
+  });
+
+  it('a provider that throws instead of reporting ends the run with a clear error', async () => {
+    const agent = new Agent({ provider: inlineProvider([]), model: 'm', orchestrator: stepOrchestrator });
+    const result = await agent.prompt('hi').result();
+    expect(result.terminateReason).toBe('error');
+    expect(result.error?.message).toMatch(/threw instead of reporting an error event/);
+  });
+});
+
+describe('history', () => {
+  it('answers tool calls left dangling in a stored history before the new prompt', async () => {
+    const provider = inlineProvider([[textDone('ok')]]);
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      orchestrator: stepOrchestrator,
+      messages: [
+        { role: 'user', content: 'old' },
+        {
+          role: 'assistant',
+          content: [{ type: 'toolCall', id: 'c1', name: 'echo', input: {} }],
+          stopReason: 'tool_use',
+        },
+      ],
+    });
+    await agent.prompt('new').result();
+    expect(provider.requests[0]?.messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'toolResult',
+      'user',
+    ]);
+  });
+
+  it('filters app-defined messages before the model call, or maps them with convertToLlm', async () => {
+    const note = { role: 'note', text: 'remember' } as never;
+    const plain = inlineProvider([[textDone('a')]]);
+    await new Agent({ provider: plain, model: 'm', orchestrator: stepOrchestrator, messages: [note] })
+      .prompt('q')
+      .result();
+    expect(plain.requests[0]?.messages).toEqual([{ role: 'user', content: 'q' }]);
+
+    const mapped = inlineProvider([[textDone('a')]]);
+    await new Agent({
+      provider: mapped,
+      model: 'm',
+      orchestrator: stepOrchestrator,
+      messages: [note],
+      convertToLlm: (messages) =>
+        messages.map((message) =>
+          message.role === 'user' ? message : { role: 'user', content: 'note: remember' },
+        ) as never,
+    })
+      .prompt('q')
+      .result();
+    expect(mapped.requests[0]?.messages[0]).toEqual({ role: 'user', content: 'note: remember' });
+  });
+
+  it('repairs missing and repeated tool call ids so each result pairs with its call', async () => {
+    const provider = inlineProvider([
+      [
+        {
+          type: 'done',
+          message: {
+            role: 'assistant',
+            content: [
+              { type: 'toolCall', id: 'same', name: 'echo', input: { text: 'a' } },
+              { type: 'toolCall', id: 'same', name: 'echo', input: { text: 'b' } },
+              { type: 'toolCall', id: '', name: 'echo', input: { text: 'c' } },
+            ],
+            stopReason: 'tool_use',
+          },
+        },
+      ],
+      [textDone('done')],
+    ]);
+    const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator });
+    const result = await agent.prompt('go').result();
+    const ids = result.toolCalls.map((call) => call.id);
+    expect(new Set(ids).size).toBe(3);
+    expect(result.toolCalls.map((call) => call.result)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('fills the cost from modelInfo when the provider gave none', async () => {
+    const provider = {
+      ...inlineProvider([
+        [
+          {
+            type: 'done',
+            message: {
+              role: 'assistant',
+              content: [{ type: 'text', text: 'x' }],
+              stopReason: 'end_turn',
+              usage: { input: 1_000_000, output: 0, cacheRead: 0, cacheWrite: 0 },
+            },
+          },
+        ],
+      ]),
+      modelInfo: () => ({ contextWindow: 1000, maxOutputTokens: 100, pricing: { input: 3, output: 15 } }),
+    };
+    const result = await new Agent({ provider, model: 'm', orchestrator: stepOrchestrator })
+      .prompt('q')
+      .result();
+    expect(result.usage.cost).toBe(3);
+  });
+
+  it('runs a one-tool conversation and reports it', async () => {
+    const provider = inlineProvider([[toolDone('echo', { text: 'hi' })], [textDone('said hi')]]);
+    const result = await new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator })
+      .prompt('q')
+      .result();
+    expect(result.toolCalls[0]).toMatchObject({ name: 'echo', result: 'hi', isError: false });
+    expect(result.turns).toBe(2);
+  });
+});
