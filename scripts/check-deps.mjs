@@ -1,7 +1,7 @@
 // Enforces the dependency arrow: core <- plugins <- apps. A plugin may import
 // only @agent-core/core among our packages, core imports none of them, and no
 // import reaches into another package's src/.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -19,6 +19,8 @@ function sourceFiles(directory) {
 }
 
 function check(packageDirectory, allowed) {
+  // A folder still being created has no manifest yet; there is nothing to check.
+  if (!existsSync(join(packageDirectory, 'package.json'))) return;
   const manifest = JSON.parse(readFileSync(join(packageDirectory, 'package.json'), 'utf8'));
   const declared = new Set(
     Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.devDependencies }),

@@ -90,7 +90,10 @@ export function providerErrorKindForStatus(status: number): ProviderErrorKind {
   return 'fatal';
 }
 
-/** Parses a Retry-After header (seconds or an HTTP date, or `retry-after-ms`) into milliseconds. */
+/**
+ * Parses a `Retry-After` header (seconds or an HTTP date) into milliseconds.
+ * A `retry-after-ms` header is already in milliseconds: use its number as is.
+ */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
   if (value === null || value === undefined || value.trim() === '') return undefined;
   const seconds = Number(value);

@@ -36,13 +36,14 @@ export type ModelEvent =
   /** A piece of the call's arguments as partial JSON. */
   | { type: 'toolcall_delta'; id: string; delta: string }
   | { type: 'toolcall_end'; toolCall: ToolCallBlock }
+  /** The call's usage so far (cumulative, not a delta); the done message's usage is final. */
   | { type: 'usage'; usage: Usage }
   | { type: 'done'; message: AssistantMessage }
   | { type: 'error'; error: ProviderError };
 
 /** Options for one `stream()` call. */
 export interface StreamOptions {
-  /** Aborts the HTTP request; the provider then ends with an error of kind `fatal`, or stops. */
+  /** Aborts the HTTP request; the provider then ends promptly with `done` whose stopReason is `aborted`. */
   signal?: AbortSignal;
 }
 

@@ -1,0 +1,155 @@
+import { ProviderError, parseRetryAfter, providerErrorKindForStatus } from '@agent-core/core';
+import type { ProviderErrorKind } from '@agent-core/core';
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+
+// Error `type` / `code` strings that OpenAI and compatible servers send in error bodies and in-stream errors.
+const kindsByCode: Record<string, ProviderErrorKind> = {
+  rate_limit_exceeded: 'rate_limit',
+  rate_limit_error: 'rate_limit',
+  requests: 'rate_limit',
+  tokens: 'rate_limit',
+  overloaded: 'overloaded',
+  overloaded_error: 'overloaded',
+  server_overloaded: 'overloaded',
+  service_unavailable: 'overloaded',
+  server_error: 'server',
+  internal_error: 'server',
+  internal_server_error: 'server',
+  api_error: 'server',
+  invalid_request_error: 'invalid_request',
+  invalid_prompt: 'invalid_request',
+  context_length_exceeded: 'invalid_request',
+  invalid_api_key: 'auth',
+  authentication_error: 'auth',
+  permission_error: 'auth',
+  permission_denied: 'auth',
+};
+
+/**
+ * The error kind for an error that arrived inside a stream (after HTTP 200), from
+ * its `code`, `type` or numeric status. Unknown ones count as `server` errors:
+ * the request was accepted, so a retry is the likeliest help.
+ */
+export function providerErrorKindForCode(code: unknown, type?: unknown): ProviderErrorKind {
+  for (const value of [code, type]) {
+    if (typeof value === 'number' && value >= 400) return providerErrorKindForStatus(value);
+    if (typeof value === 'string') {
+      const kind = kindsByCode[value];
+      if (kind !== undefined) return kind;
+      const status = Number(value);
+      if (Number.isInteger(status) && status >= 400) return providerErrorKindForStatus(status);
+    }
+  }
+  return 'server';
+}
+
+function retryAfterOf(headers: Headers | undefined): number | undefined {
+  if (headers === undefined) return undefined;
+  // OpenAI sends `retry-after-ms` (milliseconds) besides the standard `retry-after`.
+  const milliseconds = Number(headers.get('retry-after-ms') ?? Number.NaN);
+  if (Number.isFinite(milliseconds) && milliseconds >= 0) return Math.round(milliseconds);
+  return parseRetryAfter(headers.get('retry-after'));
+}
+
+const hints: Partial<Record<ProviderErrorKind, string>> = {
+  auth: 'Check the API key (OPENAI_API_KEY or the apiKey option) and its permissions.',
+  rate_limit: 'The server asked to slow down; retry later.',
+};
+
+function withHint(kind: ProviderErrorKind, message: string): string {
+  const hint = hints[kind];
+  return hint === undefined ? message : `${message}. ${hint}`;
+}
+
+function isSocketFailure(error: Error): boolean {
+  // undici reports a connection closed mid-body as `TypeError: terminated` with a socket error as cause.
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  return (
+    error.message === 'terminated' ||
+    (typeof cause?.code === 'string' &&
+      /^(UND_ERR_|ECONN|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN)/.test(cause.code))
+  );
+}
+
+// Names the provider on errors raised before it was known (argument parsing, an early stream end).
+function named(error: ProviderError, provider: string): ProviderError {
+  return new ProviderError({
+    kind: error.kind,
+    message: error.message,
+    retryable: error.retryable,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    provider,
+    cause: error.cause,
+  });
+}
+
+/**
+ * Maps anything the SDK or the stream threw to a `ProviderError`: HTTP errors
+ * by status (with Retry-After), in-stream errors by code, connection failures
+ * and timeouts as `network`, unparsable chunks as `malformed`.
+ */
+export function toProviderError(error: unknown, provider: string): ProviderError {
+  if (ProviderError.isInstance(error)) return error.provider === undefined ? named(error, provider) : error;
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ProviderError({
+      kind: 'network',
+      message: `${provider}: the request timed out before the server answered`,
+      provider,
+      cause: error,
+    });
+  }
+  if (error instanceof APIConnectionError) {
+    const detail = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+    return new ProviderError({
+      kind: 'network',
+      message: `${provider}: could not reach the server${detail}`,
+      provider,
+      cause: error,
+    });
+  }
+  if (error instanceof APIError) {
+    if (typeof error.status === 'number') {
+      const kind = providerErrorKindForStatus(error.status);
+      // A 429 for an exhausted quota will not pass by waiting: do not retry it.
+      const quota = error.code === 'insufficient_quota';
+      return new ProviderError({
+        kind,
+        message: quota
+          ? `${provider}: HTTP ${error.message}. The account's quota is used up; check its plan and billing.`
+          : withHint(kind, `${provider}: HTTP ${error.message}`),
+        ...(quota ? { retryable: false } : {}),
+        status: error.status,
+        retryAfterMs: retryAfterOf(error.headers),
+        provider,
+        cause: error,
+      });
+    }
+    // No status: the server sent an error object inside a stream that began with HTTP 200.
+    const kind = providerErrorKindForCode(error.code, error.type);
+    return new ProviderError({
+      kind,
+      message: withHint(kind, `${provider}: error in the stream: ${error.message}`),
+      provider,
+      cause: error,
+    });
+  }
+  if (error instanceof SyntaxError) {
+    return new ProviderError({
+      kind: 'malformed',
+      message: `${provider}: the server sent a stream chunk that is not valid JSON (${error.message})`,
+      provider,
+      cause: error,
+    });
+  }
+  if (error instanceof Error && isSocketFailure(error)) {
+    return new ProviderError({
+      kind: 'network',
+      message: `${provider}: the connection was lost mid-stream`,
+      provider,
+      cause: error,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderError({ kind: 'fatal', message: `${provider}: ${message}`, provider, cause: error });
+}
