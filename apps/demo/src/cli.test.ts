@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startCompatibleServer } from './test-support/compatible-server.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
@@ -58,6 +59,33 @@ describe('agent-core binary', () => {
     const { code, stdout } = await run([], 'What is 6 * 7?\n/exit\n');
     expect(code).toBe(0);
     expect(stdout).toContain('6 * 7 = 42.');
+  });
+
+  it('--base-url talks to an OpenAI-compatible server without a key', async () => {
+    const server = await startCompatibleServer();
+    try {
+      const { code, stdout, stderr } = await run([
+        'chat',
+        '--base-url',
+        server.url,
+        '--model',
+        'llama3',
+        'What is 6*7?',
+      ]);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      expect(stdout).toContain('✓ calculator → 42');
+      expect(stdout.trimEnd().split('\n').at(-1)).toBe('The answer is 42');
+      expect(server.requests).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a chosen provider without its key ends with a clear error', async () => {
+    const { code, stdout } = await run(['chat', '--provider', 'anthropic', 'hi']);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/set the ANTHROPIC_API_KEY environment variable/);
   });
 
   it('--help and --version', async () => {

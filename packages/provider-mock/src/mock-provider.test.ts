@@ -45,7 +45,9 @@ describe('mock provider', () => {
         model: 'm',
       },
     });
-    const partialJson = all.flatMap((event) => (event.type === 'toolcall_delta' ? [event.delta] : [])).join('');
+    const partialJson = all
+      .flatMap((event) => (event.type === 'toolcall_delta' ? [event.delta] : []))
+      .join('');
     expect(JSON.parse(partialJson)).toEqual({ a: 1 });
   });
 
@@ -69,7 +71,10 @@ describe('mock provider', () => {
     });
     const first = await events(provider.stream(request));
     expect(first).toHaveLength(1);
-    expect(first[0]).toMatchObject({ type: 'error', error: { kind: 'rate_limit', retryAfterMs: 1500, status: 429, retryable: true } });
+    expect(first[0]).toMatchObject({
+      type: 'error',
+      error: { kind: 'rate_limit', retryAfterMs: 1500, status: 429, retryable: true },
+    });
     const second = await events(provider.stream(request));
     expect(second.map((event) => event.type)).toEqual(['text_delta', 'text_delta', 'error']);
   });
@@ -78,7 +83,9 @@ describe('mock provider', () => {
     const provider = mock({ turns: [] });
     const [event] = await events(provider.stream(request));
     expect(event).toMatchObject({ type: 'error', error: { kind: 'fatal' } });
-    expect(event?.type === 'error' && event.error.message).toMatch(/no reply scripted for call 1 \(it has 0\)/);
+    expect(event?.type === 'error' && event.error.message).toMatch(
+      /no reply scripted for call 1 \(it has 0\)/,
+    );
   });
 
   it('ends with an aborted message when the signal aborts during latency or a hang', async () => {
@@ -87,7 +94,9 @@ describe('mock provider', () => {
       const controller = new AbortController();
       setImmediate(() => controller.abort());
       const all = await events(provider.stream(request, { signal: controller.signal }));
-      expect(all).toEqual([{ type: 'done', message: expect.objectContaining({ stopReason: 'aborted', content: [] }) }]);
+      expect(all).toEqual([
+        { type: 'done', message: expect.objectContaining({ stopReason: 'aborted', content: [] }) },
+      ]);
     }
   });
 
@@ -99,9 +108,15 @@ describe('mock provider', () => {
   });
 
   it('sends only the final message with chunkSize 0, with the scripted usage', async () => {
-    const provider = mock({ turns: [{ text: 'whole', usage: { input: 7, output: 3, cost: 0.01 } }], chunkSize: 0 });
+    const provider = mock({
+      turns: [{ text: 'whole', usage: { input: 7, output: 3, cost: 0.01 } }],
+      chunkSize: 0,
+    });
     const all = await events(provider.stream(request));
     expect(all.map((event) => event.type)).toEqual(['usage', 'done']);
-    expect(all[0]).toEqual({ type: 'usage', usage: { input: 7, output: 3, cacheRead: 0, cacheWrite: 0, cost: 0.01 } });
+    expect(all[0]).toEqual({
+      type: 'usage',
+      usage: { input: 7, output: 3, cacheRead: 0, cacheWrite: 0, cost: 0.01 },
+    });
   });
 });

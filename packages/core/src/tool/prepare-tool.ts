@@ -67,9 +67,15 @@ export function prepareTool(tool: AnyTool): PreparedTool {
     };
   } else {
     const schema = parameters as JsonSchema;
+    // MCP servers often send "$schema"; some providers refuse keys they do not know.
+    let sent = schema;
+    if ('$schema' in schema) {
+      const { $schema: _, ...rest } = schema;
+      sent = rest;
+    }
     result = {
       tool,
-      spec: { name: tool.name, description: tool.description, parameters: schema },
+      spec: { name: tool.name, description: tool.description, parameters: sent },
       validate(input) {
         const problems = validateJsonSchema(schema, input);
         return problems.length === 0

@@ -1,0 +1,52 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A minimal OpenAI-compatible Chat Completions server on 127.0.0.1, like a
+ * local Ollama: the first reply calls the calculator, the next one answers
+ * with the tool result. Streams real `data:` chunks ending in `[DONE]`.
+ */
+export async function startCompatibleServer(): Promise<{
+  url: string;
+  requests: unknown[];
+  close(): Promise<void>;
+}> {
+  const requests: unknown[] = [];
+  const server: Server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      const parsed = JSON.parse(body) as { model: string; messages: { role: string; content: string }[] };
+      requests.push(parsed);
+      const last = parsed.messages.at(-1);
+      const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: parsed.model };
+      const send = (delta: object, finish: string | null = null) =>
+        response.write(
+          `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+        );
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (last?.role === 'tool') {
+        send({ role: 'assistant', content: 'The answer is ' });
+        send({ content: last.content });
+        send({}, 'stop');
+      } else {
+        const call = {
+          index: 0,
+          id: 'call_1',
+          type: 'function',
+          function: { name: 'calculator', arguments: '{"expression":"6*7"}' },
+        };
+        send({ role: 'assistant', tool_calls: [call] });
+        send({}, 'tool_calls');
+      }
+      response.end('data: [DONE]\n\n');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
