@@ -88,6 +88,18 @@ describe('agent-core binary', () => {
     expect(stdout).toMatch(/set the ANTHROPIC_API_KEY environment variable/);
   });
 
+  it('--mcp adds the tools of an MCP server; execute tools need approval', async () => {
+    const server = `node ${fileURLToPath(new URL('./test-support/echo-mcp-server.mjs', import.meta.url))}`;
+    const prompt = 'call mcp__echo {"text":"hello"}';
+    const allowed = await run(['chat', '--mcp', server, '--yes', prompt]);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain('✓ mcp__echo → echo: hello');
+    const refused = await run(['chat', '--mcp', server, prompt]);
+    expect(refused.stdout).toMatch(
+      /✗ mcp__echo → Tool call 'mcp__echo' was blocked: execute tools need approval/,
+    );
+  });
+
   it('--help and --version', async () => {
     expect((await run(['--help'])).stdout).toMatch(/agent-core chat "<prompt>"/);
     expect((await run(['--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { Agent, AgentError, type AgentRun } from '@agent-core/core';
+import { Agent, AgentError, type AgentRun, type AnyTool } from '@agent-core/core';
+import { approveToolCall } from './approve-tool-call.js';
 import { type CliArguments, parseCliArguments, UsageError, usage } from './parse-args.js';
 import { renderEvents } from './render-events.js';
-import { resolveOrchestrator, resolveProvider, resolveTools } from './resolve-plugins.js';
+import { connectMcp, resolveOrchestrator, resolveProvider, resolveTools } from './resolve-plugins.js';
 
 const systemPrompt =
   'You are a helpful assistant running in the agent-core demo. Use the tools when they help, and answer briefly.';
@@ -22,23 +23,29 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${manifest.version}\n`);
     return 0;
   }
-  const agent = await buildAgent(args);
-  const listener = args.json
-    ? (event: unknown) => process.stdout.write(`${JSON.stringify(event)}\n`)
-    : renderEvents(process.stdout);
-  agent.subscribe(listener);
-  return args.command === 'chat' ? chat(agent, args.prompt) : repl(agent);
+  const mcp = await connectMcp(args.mcp, (message) => process.stderr.write(`${message}\n`));
+  try {
+    const agent = await buildAgent(args, mcp.tools);
+    const listener = args.json
+      ? (event: unknown) => process.stdout.write(`${JSON.stringify(event)}\n`)
+      : renderEvents(process.stdout);
+    agent.subscribe(listener);
+    return await (args.command === 'chat' ? chat(agent, args.prompt) : repl(agent));
+  } finally {
+    await mcp.close();
+  }
 }
 
-async function buildAgent(args: CliArguments): Promise<Agent> {
+async function buildAgent(args: CliArguments, mcpTools: readonly AnyTool[]): Promise<Agent> {
   const resolved = await resolveProvider(args.provider, args.model, args.baseUrl, process.env);
   if (resolved.notice !== undefined) process.stderr.write(`${resolved.notice}\n`);
   return new Agent({
     provider: resolved.provider,
     model: resolved.model,
     systemPrompt,
-    tools: await resolveTools(args.tools, process.cwd()),
+    tools: [...(await resolveTools(args.tools, process.cwd())), ...mcpTools],
     orchestrator: await resolveOrchestrator(args.orchestrator),
+    hooks: { beforeToolCall: approveToolCall({ yes: args.yes, interactive: process.stdin.isTTY === true }) },
   });
 }
 

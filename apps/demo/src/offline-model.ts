@@ -18,6 +18,15 @@ function respond(request: ModelRequest): MockTurn {
   const prompt = last === undefined ? '' : textOf(last);
   const tools = new Set((request.tools ?? []).map((tool) => tool.name));
   const toolCalls: NonNullable<MockTurn['toolCalls']> = [];
+  // "call <tool> {json}" runs any tool by name, so every tool pack can be tried offline.
+  for (const match of prompt.matchAll(
+    /\b(?:call|use|run)\s+([A-Za-z0-9_-]+)\s*(\{.*?\})?(?=\s*(?:,|;|\band\b|$))/g,
+  )) {
+    const name = match[1] as string;
+    if (!tools.has(name)) continue;
+    toolCalls.push({ name, input: parseInput(match[2]) });
+  }
+  if (toolCalls.length > 0) return { toolCalls };
   if (tools.has('calculator')) {
     for (const match of prompt.matchAll(expressionPattern)) {
       toolCalls.push({ name: 'calculator', input: { expression: match[0].trim() } });
@@ -29,7 +38,8 @@ function respond(request: ModelRequest): MockTurn {
   return {
     text:
       'I am the offline mock model, so I only know a few tricks: ask me to compute something like ' +
-      '"What is 15 * 3 and 10 + 5?", or what time it is. Set ANTHROPIC_API_KEY or OPENAI_API_KEY for a real model.',
+      '"What is 15 * 3 and 10 + 5?", what time it is, or to "call <tool> {json input}". ' +
+      'Set ANTHROPIC_API_KEY or OPENAI_API_KEY for a real model.',
   };
 }
 
@@ -45,9 +55,22 @@ function answerFromResults(messages: readonly Message[]): MockTurn {
     const text = typeof result.content === 'string' ? result.content : '';
     if (result.isError) return `${result.toolName} failed (${text})`;
     const expression = inputs.get(result.toolCallId)?.expression;
-    return typeof expression === 'string' ? `${expression} = ${text}` : `it is ${text}`;
+    if (typeof expression === 'string') return `${expression} = ${text}`;
+    return result.toolName === 'clock' ? `it is ${text}` : `${result.toolName} said: ${text}`;
   });
   return { text: `${joinAnd(parts)}.`.replace(/^./, (first) => first.toUpperCase()) };
+}
+
+function parseInput(json: string | undefined): Record<string, unknown> {
+  if (json === undefined) return {};
+  try {
+    const value = JSON.parse(json) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
 }
 
 function joinAnd(parts: string[]): string {

@@ -9,6 +9,10 @@ export interface CliArguments {
   baseUrl: string | undefined;
   orchestrator: string;
   tools: string[];
+  /** MCP server commands, e.g. 'npx -y @modelcontextprotocol/server-everything'. */
+  mcp: string[];
+  /** Allow write and execute tools without asking. */
+  yes: boolean;
   json: boolean;
 }
 
@@ -48,6 +52,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       .split(',')
       .map((name) => name.trim())
       .filter(Boolean),
+    mcp: values.mcp ?? [],
+    yes: values.yes === true,
     json: values.json === true,
   };
 }
@@ -62,6 +68,8 @@ function parse(argv: readonly string[]) {
       'base-url': { type: 'string' },
       orchestrator: { type: 'string', short: 'o' },
       tools: { type: 'string', short: 't' },
+      mcp: { type: 'string', multiple: true },
+      yes: { type: 'boolean', short: 'y' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
@@ -81,7 +89,9 @@ Options:
   -m, --model <name>          model name for the provider
       --base-url <url>        an OpenAI-compatible server (Ollama, vLLM, llama.cpp, OpenRouter)
   -o, --orchestrator <name>   agentic (default), or another registered orchestrator
-  -t, --tools <packs>         comma-separated tool packs (default: basic)
+  -t, --tools <packs>         comma-separated tool packs: basic (default), fs, shell
+      --mcp '<command args>'  add the tools of an MCP server started with this command (repeatable)
+  -y, --yes                   run write and execute tools without asking first
       --json                  print every event as one JSON line (NDJSON)
   -h, --help                  show this help
   -v, --version               print the version

@@ -101,3 +101,32 @@ export async function resolveTools(packs: readonly string[], workspace: string):
   const options = { fs: { root: workspace }, shell: { cwd: workspace } };
   return new ToolRegistry().resolvePacks(packs, options);
 }
+
+/** The tools of the MCP servers started by these commands, and how to stop them. */
+export async function connectMcp(
+  commands: readonly string[],
+  warn: (message: string) => void,
+): Promise<{ tools: AnyTool[]; close(): Promise<void> }> {
+  if (commands.length === 0) return { tools: [], close: async () => {} };
+  await importPlugin('mcp', '@agent-core/tools-mcp', 'tool pack');
+  const { mcpTools } = (await import('@agent-core/tools-mcp')) as typeof import('@agent-core/tools-mcp');
+  const servers = Object.fromEntries(
+    commands.map((line, index) => {
+      const [command = '', ...args] = splitCommand(line);
+      return [commands.length === 1 ? 'mcp' : `mcp${index + 1}`, { command, args }];
+    }),
+  );
+  const mcp = await mcpTools({ servers });
+  for (const status of Object.values(mcp.servers)) {
+    if (status.state === 'failed') warn(`MCP server '${status.name}' failed: ${status.error?.message}`);
+  }
+  return { tools: mcp.tools, close: () => mcp.close() };
+}
+
+/** Splits a command line on spaces, keeping quoted parts together. */
+export function splitCommand(line: string): string[] {
+  const parts: string[] = [];
+  for (const match of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g))
+    parts.push(match[1] ?? match[2] ?? match[3] ?? '');
+  return parts;
+}
