@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startCompatibleServer } from './test-support/compatible-server.js';
@@ -12,12 +15,12 @@ interface Finished {
 }
 
 /** Runs the built binary as a user would, without any API key in its environment. */
-function run(args: string[], stdin?: string): Promise<Finished> {
+function run(args: string[], stdin?: string, cwd?: string): Promise<Finished> {
   const env = { ...process.env };
   delete env.ANTHROPIC_API_KEY;
   delete env.OPENAI_API_KEY;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...args], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -98,6 +101,36 @@ describe('agent-core binary', () => {
     expect(refused.stdout).toMatch(
       /✗ mcp__echo → Tool call 'mcp__echo' was blocked: execute tools need approval/,
     );
+  });
+
+  it('--tools fs,shell work in the current folder; writing needs approval', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'agent-core-demo-'));
+    try {
+      writeFileSync(join(workspace, 'note.txt'), 'hello world\n');
+      const read = await run(
+        [
+          'chat',
+          '--tools',
+          'fs,shell',
+          '--yes',
+          'call read_file {"path":"note.txt"} and call shell {"command":"ls"}',
+        ],
+        '',
+        workspace,
+      );
+      expect(read.code).toBe(0);
+      expect(read.stdout).toContain('✓ read_file → 1 hello world');
+      expect(read.stdout).toMatch(/✓ shell → exit code 0 <stdout> note\.txt/);
+      const edit = 'call edit_file {"path":"note.txt","old_string":"hello","new_string":"goodbye"}';
+      const refused = await run(['chat', '--tools', 'fs', edit], '', workspace);
+      expect(refused.stdout).toMatch(/✗ edit_file → Tool call 'edit_file' was blocked/);
+      expect(readFileSync(join(workspace, 'note.txt'), 'utf8')).toBe('hello world\n');
+      const allowed = await run(['chat', '--tools', 'fs', '--yes', edit], '', workspace);
+      expect(allowed.code).toBe(0);
+      expect(readFileSync(join(workspace, 'note.txt'), 'utf8')).toBe('goodbye world\n');
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
   });
 
   it('--help and --version', async () => {

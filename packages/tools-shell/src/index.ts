@@ -1,0 +1,6 @@
+import './register.js';
+
+export { shellTool } from './shell-tool.js';
+export type { ShellInput, ShellToolOptions } from './shell-tool.js';
+export { buildShellEnvironment, inheritedEnvironmentNames } from './shell-environment.js';
+export type { ShellEnvironmentOptions } from './shell-environment.js';
