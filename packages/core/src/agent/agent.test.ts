@@ -256,3 +256,25 @@ describe('history', () => {
     expect(result.turns).toBe(2);
   });
 });
+
+describe('setup failures', () => {
+  it('a tool whose schema cannot be converted fails the run with a clear error; result() still resolves', async () => {
+    const broken = defineTool({
+      name: 'broken',
+      description: 'a zod-shaped object zod cannot convert',
+      parameters: { _zod: { def: { type: 'no-such-type' } } } as never,
+      execute: () => 'never',
+    });
+    const provider = inlineProvider([[textDone('x')]]);
+    const agent = new Agent({ provider, model: 'm', tools: [broken], orchestrator: stepOrchestrator });
+    const types: string[] = [];
+    agent.subscribe((event) => types.push(event.type));
+    const result = await agent.prompt('hi').result();
+    expect(result.terminateReason).toBe('error');
+    expect(result.error?.message).toMatch(
+      /Tool 'broken' has a zod schema that cannot be expressed as JSON Schema/,
+    );
+    expect(provider.requests).toHaveLength(0);
+    expect(types).toEqual(['agent_start', 'error', 'agent_end']);
+  });
+});

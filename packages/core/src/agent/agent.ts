@@ -1,3 +1,4 @@
+import { type AgentError, toAgentError } from '../errors/agent-error.js';
 import { AgentBusyError } from '../errors/agent-busy-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import { RunStoppedError } from '../errors/run-error.js';
@@ -156,7 +157,15 @@ export class Agent {
   ): Promise<AgentResult> {
     const shared = this.#shared;
     const agentOptions = this.options;
-    const prepared = await this.#prepareTools();
+    let prepared: PreparedTools;
+    let setupError: AgentError | undefined;
+    try {
+      prepared = await this.#prepareTools();
+    } catch (error) {
+      // A tool whose schema cannot be converted fails the run, never result().
+      setupError = toAgentError(error, 'invalid_config');
+      prepared = { tools: [], byName: new Map(), specs: [] };
+    }
     const state: RunState = {
       shared,
       runId,
@@ -215,7 +224,11 @@ export class Agent {
       // Messages queued while no run was active come first, then the prompt.
       context.takeQueued();
       for (const message of toMessages(input)) context.append(message);
-      return await runAgent(context, orchestrator, startedAt, traceId);
+      const failing: Orchestrator | undefined =
+        setupError === undefined
+          ? undefined
+          : { name: orchestrator.name, run: async () => ({ reason: 'error', error: setupError }) };
+      return await runAgent(context, failing ?? orchestrator, startedAt, traceId);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       controller.signal.removeEventListener('abort', onAbort);
