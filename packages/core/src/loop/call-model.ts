@@ -30,10 +30,12 @@ export async function callModel(context: RunContext, options: ModelCallOptions):
   }
 
   let lastError: ProviderError | undefined;
+  let attempts = 0;
   for (const [provider, model] of routes) {
     const routeRequest = model === request.model ? request : { ...request, model };
     for (let attempt = 0; ; attempt++) {
       if (context.signal.aborted) return stopped(context);
+      options.onAttemptStart?.(attempts++);
       const outcome = await streamOnce(context, provider, routeRequest, options);
       if (outcome.kind === 'done') return finish(context, provider, outcome.message, options);
       if (outcome.kind === 'stopped') {
@@ -98,14 +100,7 @@ function buildRequest(context: RunContext, options: ModelCallOptions): ModelRequ
   else if (shared.customMessages === 0) messages = shared.messages as Message[];
   else messages = shared.messages.filter(isModelMessage);
 
-  let system = options.system;
-  if (system === undefined) {
-    const source = agentOptions.systemPrompt;
-    system =
-      typeof source === 'function'
-        ? source({ provider: agentOptions.provider.name, model: agentOptions.model, tools: state.tools })
-        : source;
-  }
+  const system = options.system ?? context.systemPrompt();
   const request: ModelRequest = { model: agentOptions.model, messages };
   if (system !== undefined && system !== '') request.system = system;
   const tools = options.tools ?? state.toolSpecs;

@@ -14,6 +14,7 @@ import type {
   OrchestratorContext,
   RunSettings,
 } from '../orchestrator/orchestrator.js';
+import type { ToolSpec } from '../provider/provider.js';
 import type { AnyTool } from '../tool/tool.js';
 import { callModel } from './call-model.js';
 import { executeTool, executeTools } from './execute-tool.js';
@@ -35,6 +36,9 @@ export class RunContext implements OrchestratorContext {
   }
   get tools(): readonly AnyTool[] {
     return this.state.tools;
+  }
+  get toolSpecs(): readonly ToolSpec[] {
+    return this.state.toolSpecs;
   }
   get settings(): RunSettings {
     return this.state.settings;
@@ -58,6 +62,14 @@ export class RunContext implements OrchestratorContext {
     state.turn++;
     this.deliver({ type: 'turn_start', runId: state.runId, turn: state.turn, seq: state.seq++ });
     return undefined;
+  }
+
+  systemPrompt(): string | undefined {
+    const options = this.state.shared.options;
+    const source = options.systemPrompt;
+    return typeof source === 'function'
+      ? source({ provider: options.provider.name, model: options.model, tools: this.state.tools })
+      : source;
   }
 
   endTurn(message?: AssistantMessage): void {

@@ -29,6 +29,11 @@ export interface ModelCallOptions {
   append?: boolean;
   /** Receives text deltas instead of them being emitted as `text_delta` events. */
   onTextDelta?: (delta: string) => void;
+  /**
+   * Called before each streaming attempt (0 first, then each retry and the
+   * fallback), so a parser of `onTextDelta` can start over when a partial attempt is discarded.
+   */
+  onAttemptStart?: (attempt: number) => void;
 }
 
 /** The outcome of `ctx.callModel`. On failure nothing was appended to the history. */
@@ -71,6 +76,8 @@ export interface OrchestratorContext {
   /** The agent's live history. Read it; change it only through the helpers. */
   readonly messages: readonly AgentMessage[];
   readonly tools: readonly AnyTool[];
+  /** The tools as the model sees them (JSON Schema), converted once per tool. */
+  readonly toolSpecs: readonly ToolSpec[];
   readonly settings: RunSettings;
   /** Aborted on `agent.abort()`, the caller's signal, or the run's timeout. */
   readonly signal: AbortSignal;
@@ -84,6 +91,8 @@ export interface OrchestratorContext {
    * must stop instead: `aborted`, `timeout`, `max_turns` or `max_tokens`.
    */
   nextTurn(): TerminateReason | undefined;
+  /** The agent's system prompt as it would be sent on the next model call. */
+  systemPrompt(): string | undefined;
   /** Emits `turn_end` for the current turn. */
   endTurn(message?: AssistantMessage): void;
   /** Calls the model with the history, the agent's tools and system prompt. */

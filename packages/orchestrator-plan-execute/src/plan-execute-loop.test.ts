@@ -1,0 +1,165 @@
+import { Agent, type AgentEvent, defineTool } from '@agent-core/core';
+import { type MockTurn, mock } from '@agent-core/provider-mock';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { planExecute } from './index.js';
+import { calculator } from './test-support/calculator.js';
+import { expectValidHistory } from './test-support/history.js';
+
+function plan(...titles: string[]): MockTurn {
+  return { text: JSON.stringify({ steps: titles.map((title) => ({ title, instruction: `Do: ${title}` })) }) };
+}
+
+const script: MockTurn[] = [
+  plan('compute', 'answer'),
+  {
+    toolCalls: [
+      { name: 'calculator', input: { expression: '15*3' } },
+      { name: 'calculator', input: { expression: '10+5' } },
+    ],
+  },
+  { text: '45 and 15' },
+  { text: 'answered' },
+  { text: 'It is 45 and 15.' },
+];
+
+function scriptedAgent() {
+  // After 'once more' the mock plans one step and answers everything else with text: three calls.
+  const provider = mock({
+    turns: (request, call) => {
+      if (!request.messages.some((message) => (message as { content?: unknown }).content === 'once more'))
+        return script[call] as MockTurn;
+      const last = String((request.messages.at(-1) as { content?: unknown }).content);
+      return last.startsWith('Before doing anything') ? plan('again') : { text: 'plain answer' };
+    },
+    chunkSize: 5,
+  });
+  const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: planExecute() });
+  return { agent, provider };
+}
+
+describe('plan-execute: abort', () => {
+  it('at every event position settles aborted with a valid history', async () => {
+    const reference: AgentEvent[] = [];
+    const probe = scriptedAgent();
+    probe.agent.subscribe((event) => reference.push(event));
+    expect((await probe.agent.prompt('compute').result()).terminateReason).toBe('completed');
+    for (let position = 0; position < reference.length - 1; position++) {
+      const { agent, provider } = scriptedAgent();
+      let seen = 0;
+      agent.subscribe(() => {
+        if (seen++ === position) agent.abort();
+      });
+      const result = await agent.prompt('compute').result();
+      const where = `abort at ${position} (${reference[position]?.type})`;
+      expect(result.terminateReason, where).toBe('aborted');
+      expectValidHistory(result.messages);
+      const calls = provider.calls;
+      const next = await agent.prompt('once more').result();
+      expect(next.terminateReason, where).toBe('completed');
+      expect(provider.calls, where).toBe(calls + 3);
+      expectValidHistory(provider.requests.at(-1)?.messages ?? []);
+    }
+  });
+
+  it('an already-aborted signal ends the run before any model call', async () => {
+    const { agent, provider } = scriptedAgent();
+    const result = await agent.prompt('go', { signal: AbortSignal.abort() }).result();
+    expect(result.terminateReason).toBe('aborted');
+    expect(provider.calls).toBe(0);
+  });
+
+  it('ends promptly when a tool ignores its signal', async () => {
+    const stuck = defineTool({
+      name: 'stuck',
+      description: 'never returns',
+      parameters: z.object({}),
+      execute: () => new Promise<string>(() => {}),
+    });
+    const provider = mock({ turns: [plan('wait'), { toolCalls: [{ name: 'stuck' }, { name: 'stuck' }] }] });
+    const agent = new Agent({ provider, model: 'm', tools: [stuck], orchestrator: planExecute() });
+    agent.subscribe((event) => {
+      if (event.type === 'tool_call_start') setImmediate(() => agent.abort());
+    });
+    const result = await agent.prompt('go').result();
+    expect(result.terminateReason).toBe('aborted');
+    expect(provider.calls).toBe(2);
+    expectValidHistory(result.messages);
+  });
+});
+
+describe('plan-execute: limits', () => {
+  it('maxTurns counts every model call: planning, steps and the summary', async () => {
+    const { agent, provider } = scriptedAgent();
+    const limited = new Agent({ ...agent.options, limits: { maxTurns: 3 } });
+    const result = await limited.prompt('compute').result();
+    expect(result.terminateReason).toBe('max_turns');
+    expect(result.turns).toBe(3);
+    expect(provider.calls).toBe(3);
+    expect(result.text).toMatch(/limit of 3 turns/);
+    expectValidHistory(result.messages);
+  });
+
+  it('maxTokens ends the run once the budget is spent', async () => {
+    const provider = mock({
+      turns: (_, call) => (call === 0 ? plan('a') : { text: 'x', usage: { input: 500 } }),
+    });
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      limits: { maxTokens: 100 },
+      orchestrator: planExecute(),
+    });
+    const result = await agent.prompt('go').result();
+    expect(result.terminateReason).toBe('max_tokens');
+    expect(provider.calls).toBe(2);
+  });
+
+  it('timeoutMs ends a run stuck in a step with timeout', async () => {
+    const provider = mock({ turns: [plan('a'), { hang: true }] });
+    const agent = new Agent({ provider, model: 'm', limits: { timeoutMs: 30 }, orchestrator: planExecute() });
+    expect((await agent.prompt('go').result()).terminateReason).toBe('timeout');
+  });
+});
+
+describe('plan-execute: steering and follow-up', () => {
+  it('steering during a step skips its remaining tool calls and reaches the model in that step', async () => {
+    const { agent, provider } = scriptedAgent();
+    agent.subscribe((event) => {
+      if (event.type === 'tool_call_start' && event.toolCall.input.expression === '15*3')
+        agent.steer('only 15*3');
+    });
+    const events: AgentEvent[] = [];
+    agent.subscribe((event) => events.push(event));
+    const result = await agent.prompt('compute').result();
+    expect(result.terminateReason).toBe('completed');
+    expect(events.filter((event) => event.type === 'tool_skipped')).toHaveLength(1);
+    expect(provider.requests[2]?.messages.at(-1)).toEqual({ role: 'user', content: 'only 15*3' });
+    expect(agent.queued.steering).toHaveLength(0);
+    expectValidHistory(result.messages);
+  });
+
+  it('a follow-up queued during the run is planned and answered as a new request', async () => {
+    const provider = mock({
+      turns: [
+        plan('one'),
+        { text: 'did one' },
+        { text: 'first' },
+        plan('two'),
+        { text: 'did two' },
+        { text: 'second' },
+      ],
+    });
+    const agent = new Agent({ provider, model: 'm', orchestrator: planExecute() });
+    agent.subscribe((event) => {
+      if (event.type === 'turn_start' && event.turn === 1) agent.followUp('and then?');
+    });
+    const events: AgentEvent[] = [];
+    agent.subscribe((event) => events.push(event));
+    const result = await agent.prompt('start').result();
+    expect(result.text).toBe('second');
+    expect(events.filter((event) => event.type === 'custom' && event.name === 'plan')).toHaveLength(2);
+    expect(provider.requests[3]?.messages.at(-2)).toEqual({ role: 'user', content: 'and then?' });
+    expect(agent.queued.followUp).toHaveLength(0);
+  });
+});

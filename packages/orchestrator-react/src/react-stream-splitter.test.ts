@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { parseReactReply } from './parse-react-reply.js';
+import { ReactStreamSplitter } from './react-stream-splitter.js';
+
+function split(chunks: readonly string[]) {
+  const thought: string[] = [];
+  const answer: string[] = [];
+  const splitter = new ReactStreamSplitter({
+    thought: (delta) => thought.push(delta),
+    answer: (delta) => answer.push(delta),
+  });
+  for (const chunk of chunks) splitter.push(chunk);
+  splitter.end();
+  return { thought: thought.join(''), answer: answer.join(''), answerDeltas: answer };
+}
+
+function chunked(text: string, size: number): string[] {
+  const chunks: string[] = [];
+  for (let index = 0; index < text.length; index += size) chunks.push(text.slice(index, index + size));
+  return chunks;
+}
+
+const replies = [
+  'Thought: I need to add.\nAction: calculator\nAction Input: {"expression": "1+2"}',
+  'Thought: done.\nFinal Answer: 15*3 = 45 and 10+5 = 15',
+  '  thought :  two\n  lines  \n\nFINAL ANSWER:   first line\n\n  second line  \n',
+  'Preamble.\nThought: more\nFinal Answer: It is 45.\nActually: still the answer.\nThought: hidden\nAction: x',
+  '**Thought:** bold\n**Final Answer:** *emphasis* kept',
+  'Thought: go\nAction: calc\nAction Input: {}\nObservation: 3\nFinal Answer: invented',
+  'Final Answer: Thoughtful answer\nAct naturally',
+];
+
+describe('ReactStreamSplitter', () => {
+  it.each(replies)('streams what the parser finds, however the reply is cut: %j', (reply) => {
+    const step = parseReactReply(reply);
+    const expected = {
+      thought: step.thought,
+      answer: step.type === 'final' ? step.answer : '',
+    };
+    for (let size = 1; size <= reply.length; size++) {
+      const { thought, answer } = split(chunked(reply, size));
+      expect({ thought, answer }, `chunks of ${size}`).toEqual(expected);
+    }
+    for (let cut = 0; cut <= reply.length; cut++) {
+      const { thought, answer } = split([reply.slice(0, cut), reply.slice(cut)]);
+      expect({ thought, answer }, `cut at ${cut}`).toEqual(expected);
+    }
+  });
+
+  it('streams the answer as it arrives, holding back only what could still be a keyword', () => {
+    const answer: string[] = [];
+    const splitter = new ReactStreamSplitter({ thought: () => {}, answer: (delta) => answer.push(delta) });
+    splitter.push('Thought: ok\nFinal Answer: The');
+    expect(answer).toEqual(['The']);
+    splitter.push(' result\nAc');
+    expect(answer.join('')).toBe('The result');
+    splitter.push('tually yes');
+    expect(answer.join('')).toBe('The result\nActually yes');
+    splitter.push('\nObservation: made up');
+    splitter.end();
+    expect(answer.join('')).toBe('The result\nActually yes');
+  });
+
+  it('sends nothing for an action and its input', () => {
+    expect(split(['Action: calc\nAction Input: {"a": "Final Answer: no"}'])).toMatchObject({
+      thought: '',
+      answer: '',
+    });
+  });
+});

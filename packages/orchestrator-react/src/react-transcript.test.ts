@@ -1,0 +1,85 @@
+import type { AgentMessage } from '@agent-core/core';
+import { describe, expect, it } from 'vitest';
+import { ReactTranscript } from './react-transcript.js';
+
+describe('ReactTranscript', () => {
+  it('turns a native multi-call turn into one action per observation, images kept', () => {
+    const history: AgentMessage[] = [
+      { role: 'user', content: 'look' },
+      {
+        role: 'assistant',
+        stopReason: 'tool_use',
+        content: [
+          { type: 'thinking', thinking: 'two lookups', signature: 'sig' },
+          { type: 'text', text: 'Checking.' },
+          { type: 'toolCall', id: 'a', name: 'find', input: { q: 1 } },
+          { type: 'toolCall', id: 'b', name: 'show', input: {} },
+        ],
+      },
+      { role: 'toolResult', toolCallId: 'a', toolName: 'find', content: 'found', isError: false },
+      {
+        role: 'toolResult',
+        toolCallId: 'b',
+        toolName: 'show',
+        content: [
+          { type: 'text', text: 'a picture' },
+          { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        ],
+        isError: false,
+      },
+      { role: 'assistant', stopReason: 'end_turn', content: [{ type: 'text', text: 'Done.' }] },
+    ];
+    const transcript = new ReactTranscript(history);
+    const text = (value: string) => ({
+      role: 'assistant',
+      content: [{ type: 'text', text: value }],
+      stopReason: 'end_turn',
+    });
+    expect(transcript.sync()).toEqual([
+      { role: 'user', content: 'look' },
+      text('Thought: two lookups\nChecking.\nAction: find\nAction Input: {"q":1}'),
+      { role: 'user', content: 'Observation: found' },
+      text('Action: show\nAction Input: {}'),
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Observation: a picture' },
+          { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        ],
+      },
+      text('Final Answer: Done.'),
+    ]);
+  });
+
+  it('leaves app-defined messages out and converts only what was added since the last sync', () => {
+    const history = [{ role: 'user', content: 'one' }] as AgentMessage[];
+    const transcript = new ReactTranscript(history);
+    const first = transcript.sync();
+    const converted = first[0];
+    history.push({ role: 'note', text: 'app only' } as unknown as AgentMessage, {
+      role: 'user',
+      content: 'two',
+    });
+    const second = transcript.sync();
+    expect(second).toBe(first);
+    expect(second[0]).toBe(converted);
+    expect(second).toEqual([
+      { role: 'user', content: 'one' },
+      { role: 'user', content: 'two' },
+    ]);
+  });
+
+  it('knows when the history changed under it (reset, replaced messages, another array)', () => {
+    const history: AgentMessage[] = [{ role: 'user', content: 'one' }];
+    const transcript = new ReactTranscript(history);
+    transcript.sync();
+    expect(transcript.canContinue(history)).toBe(true);
+    history.push({ role: 'user', content: 'two' });
+    expect(transcript.canContinue(history)).toBe(true);
+    expect(transcript.canContinue([...history])).toBe(false);
+    history.length = 0;
+    expect(transcript.canContinue(history)).toBe(false);
+    history.push({ role: 'user', content: 'other' });
+    expect(transcript.canContinue(history)).toBe(false);
+  });
+});

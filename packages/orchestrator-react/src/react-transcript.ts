@@ -1,0 +1,125 @@
+import type {
+  AgentMessage,
+  AssistantMessage,
+  ImageBlock,
+  Message,
+  TextBlock,
+  ToolCallBlock,
+  ToolResultMessage,
+  UserMessage,
+} from '@agent-core/core';
+
+/**
+ * The agent's provider-neutral history as the ReAct text protocol, kept up
+ * to date incrementally: `sync` converts only the messages added since the
+ * last call, so the work per step does not grow with the history.
+ *
+ * - an assistant message becomes `Thought: ... / Action: ... / Action Input: ...`
+ *   for its first tool call, or `Thought: ... / Final Answer: ...` without one;
+ *   later calls of the same message get their own Action right before their Observation;
+ * - a tool result becomes a user message `Observation: ...` (images kept);
+ * - user messages pass as they are; app-defined message kinds are left out.
+ */
+export class ReactTranscript {
+  /** The converted messages, for `callModel({ messages })`. Only ever appended to. */
+  readonly messages: Message[] = [];
+  readonly #source: readonly AgentMessage[];
+  #converted = 0;
+  #last: AgentMessage | undefined;
+  #scratch = false;
+  // Calls after the first of an assistant message: their Action is written just before their Observation.
+  readonly #deferred = new Map<string, ToolCallBlock>();
+
+  constructor(source: readonly AgentMessage[]) {
+    this.#source = source;
+  }
+
+  /** True when `sync` can go on from where it stopped: the history only grew since. */
+  canContinue(source: readonly AgentMessage[]): boolean {
+    if (source !== this.#source || source.length < this.#converted) return false;
+    return this.#converted === 0 || source[this.#converted - 1] === this.#last;
+  }
+
+  /** True when exchanges that are not in the history (format corrections) were added. */
+  get hasScratch(): boolean {
+    return this.#scratch;
+  }
+
+  /** Converts the messages added to the history since the last call; returns `messages`. */
+  sync(): Message[] {
+    const source = this.#source;
+    for (let index = this.#converted; index < source.length; index++) {
+      this.#convert(source[index] as AgentMessage);
+    }
+    this.#converted = source.length;
+    this.#last = source[source.length - 1];
+    return this.messages;
+  }
+
+  /** Adds a model reply that broke the format and the correction sent back, for the model's eyes only. */
+  addScratch(reply: string, correction: string): void {
+    this.#scratch = true;
+    if (reply.trim() !== '') this.messages.push(assistantText(reply));
+    this.messages.push({ role: 'user', content: correction });
+  }
+
+  #convert(message: AgentMessage): void {
+    const role = (message as { role: string }).role;
+    if (role === 'user') this.messages.push(message as UserMessage);
+    else if (role === 'assistant') this.#assistant(message as AssistantMessage);
+    else if (role === 'toolResult') this.#observation(message as ToolResultMessage);
+  }
+
+  #assistant(message: AssistantMessage): void {
+    const thoughts: string[] = [];
+    const texts: string[] = [];
+    const calls: ToolCallBlock[] = [];
+    for (const block of message.content) {
+      if (block.type === 'thinking') {
+        if (block.thinking !== '' && block.redacted !== true) thoughts.push(block.thinking);
+      } else if (block.type === 'text') {
+        if (block.text !== '') texts.push(block.text);
+      } else calls.push(block);
+    }
+    // Text next to a tool call (from a native tool-calling turn) is reasoning, not an answer.
+    if (calls.length > 0) thoughts.push(...texts);
+    const lines: string[] = [];
+    if (thoughts.length > 0) lines.push(`Thought: ${thoughts.join('\n')}`);
+    const [first, ...rest] = calls;
+    if (first !== undefined) {
+      lines.push(actionText(first));
+      for (const call of rest) this.#deferred.set(call.id, call);
+    } else if (texts.length > 0) {
+      lines.push(`Final Answer: ${texts.join('')}`);
+    }
+    if (lines.length > 0) this.messages.push(assistantText(lines.join('\n')));
+  }
+
+  #observation(result: ToolResultMessage): void {
+    const deferred = this.#deferred.get(result.toolCallId);
+    if (deferred !== undefined) {
+      this.#deferred.delete(result.toolCallId);
+      this.messages.push(assistantText(actionText(deferred)));
+    }
+    if (typeof result.content === 'string') {
+      this.messages.push({ role: 'user', content: `Observation: ${result.content}` });
+      return;
+    }
+    let text = '';
+    const images: ImageBlock[] = [];
+    for (const block of result.content) {
+      if (block.type === 'text') text += block.text;
+      else images.push(block);
+    }
+    const content: (TextBlock | ImageBlock)[] = [{ type: 'text', text: `Observation: ${text}` }, ...images];
+    this.messages.push({ role: 'user', content });
+  }
+}
+
+function actionText(call: ToolCallBlock): string {
+  return `Action: ${call.name}\nAction Input: ${JSON.stringify(call.input)}`;
+}
+
+function assistantText(text: string): AssistantMessage {
+  return { role: 'assistant', content: [{ type: 'text', text }], stopReason: 'end_turn' };
+}
