@@ -42,6 +42,22 @@ describe('agent-core binary', () => {
     expect(stdout.trimEnd().split('\n').at(-1)).toBe('15 * 3 = 45 and 10 + 5 = 15.');
   });
 
+  it.each(['react', 'plan-execute'])(
+    '--orchestrator %s answers offline the same way',
+    async (orchestrator) => {
+      const { code, stdout } = await run([
+        'chat',
+        '--orchestrator',
+        orchestrator,
+        'What is 15 * 3 and 10 + 5?',
+      ]);
+      expect(code).toBe(0);
+      expect(stdout).toContain('✓ calculator → 45');
+      expect(stdout).toContain('✓ calculator → 15');
+      expect(stdout.trimEnd().split('\n').at(-1)).toBe('15 * 3 = 45 and 10 + 5 = 15.');
+    },
+  );
+
   it('--json prints every event as one JSON line, in order', async () => {
     const { code, stdout } = await run(['chat', '--json', 'What is 2 * 21?']);
     expect(code).toBe(0);

@@ -16,6 +16,8 @@ function respond(request: ModelRequest): MockTurn {
   const last = request.messages.at(-1);
   if (last?.role === 'toolResult') return answerFromResults(request.messages);
   const prompt = last === undefined ? '' : textOf(last);
+  const protocol = respondInProtocol(request, prompt);
+  if (protocol !== undefined) return protocol;
   const tools = new Set((request.tools ?? []).map((tool) => tool.name));
   const toolCalls: NonNullable<MockTurn['toolCalls']> = [];
   // "call <tool> {json}" runs any tool by name, so every tool pack can be tried offline.
@@ -59,6 +61,74 @@ function answerFromResults(messages: readonly Message[]): MockTurn {
     return result.toolName === 'clock' ? `it is ${text}` : `${result.toolName} said: ${text}`;
   });
   return { text: `${joinAnd(parts)}.`.replace(/^./, (first) => first.toUpperCase()) };
+}
+
+/** The text protocols of the other orchestrators: ReAct, and plan-and-execute's plan and summary. */
+function respondInProtocol(request: ModelRequest, prompt: string): MockTurn | undefined {
+  if (request.system?.includes('Action Input:')) return reactStep(request.messages);
+  if (/write a (new )?plan/i.test(prompt) && prompt.includes('Reply with JSON only')) {
+    const question = [...request.messages]
+      .reverse()
+      .find((message) => message.role === 'user' && textOf(message) !== prompt);
+    const expressions = [...textOf(question ?? last(request.messages)).matchAll(expressionPattern)].map(
+      (match) => match[0].trim(),
+    );
+    const steps = (expressions.length > 0 ? expressions : ['the answer']).map((expression) => ({
+      title: `Compute ${expression}`,
+      instruction: 'Use the calculator for this step.',
+    }));
+    return { text: JSON.stringify({ steps }) };
+  }
+  if (prompt.startsWith('All steps are done')) {
+    const parts: string[] = [];
+    const inputs = new Map<string, unknown>();
+    for (const message of request.messages) {
+      if (message.role === 'assistant') {
+        for (const block of message.content)
+          if (block.type === 'toolCall') inputs.set(block.id, block.input.expression);
+      } else if (message.role === 'toolResult' && !message.isError) {
+        parts.push(`${String(inputs.get(message.toolCallId))} = ${textOf(message)}`);
+      }
+    }
+    return { text: `${joinAnd(parts)}.` };
+  }
+  return undefined;
+}
+
+/** One ReAct step: the next calculator action, or the final answer from the observations. */
+function reactStep(messages: readonly Message[]): MockTurn {
+  // The question is the last user message that is not an observation.
+  let start = messages.length - 1;
+  while (
+    start > 0 &&
+    (messages[start]?.role !== 'user' || /^Observation:/.test(textOf(messages[start] as Message)))
+  )
+    start--;
+  const expressions = [...textOf(messages[start] as Message).matchAll(expressionPattern)].map((match) =>
+    match[0].trim(),
+  );
+  const observations = messages
+    .slice(start + 1)
+    .filter((message) => message.role === 'user')
+    .map((message) =>
+      textOf(message)
+        .replace(/^Observation:\s*/, '')
+        .trim(),
+    );
+  const next = expressions[observations.length];
+  if (next !== undefined) {
+    return {
+      text: `Thought: I should compute ${next}.\nAction: calculator\nAction Input: ${JSON.stringify({ expression: next })}`,
+    };
+  }
+  const parts = expressions.map((expression, index) => `${expression} = ${observations[index]}`);
+  return {
+    text: `Thought: I now know the final answer.\nFinal Answer: ${parts.length > 0 ? `${joinAnd(parts)}.` : 'I had nothing to compute.'}`,
+  };
+}
+
+function last(messages: readonly Message[]): Message {
+  return messages[messages.length - 1] as Message;
 }
 
 function parseInput(json: string | undefined): Record<string, unknown> {
