@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { Agent, AgentError, type AgentRun, type AnyTool } from '@agent-core/core';
-import { approveToolCall } from './approve-tool-call.js';
+import { type Ask, approveToolCall } from './approve-tool-call.js';
 import { type CliArguments, parseCliArguments, UsageError, usage } from './parse-args.js';
 import { renderEvents } from './render-events.js';
 import { connectMcp, resolveOrchestrator, resolveProvider, resolveTools } from './resolve-plugins.js';
@@ -23,20 +23,25 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${manifest.version}\n`);
     return 0;
   }
+  const terminal = new Terminal();
   const mcp = await connectMcp(args.mcp, (message) => process.stderr.write(`${message}\n`));
   try {
-    const agent = await buildAgent(args, mcp.tools);
+    const agent = await buildAgent(args, mcp.tools, terminal.ask);
     const listener = args.json
       ? (event: unknown) => process.stdout.write(`${JSON.stringify(event)}\n`)
       : renderEvents(process.stdout);
     agent.subscribe(listener);
-    return await (args.command === 'chat' ? chat(agent, args.prompt) : repl(agent));
+    return await (args.command === 'chat' ? chat(agent, args.prompt) : repl(agent, terminal));
   } finally {
     await mcp.close();
   }
 }
 
-async function buildAgent(args: CliArguments, mcpTools: readonly AnyTool[]): Promise<Agent> {
+async function buildAgent(
+  args: CliArguments,
+  mcpTools: readonly AnyTool[],
+  ask: Ask | undefined,
+): Promise<Agent> {
   const resolved = await resolveProvider(args.provider, args.model, args.baseUrl, process.env);
   if (resolved.notice !== undefined) process.stderr.write(`${resolved.notice}\n`);
   return new Agent({
@@ -45,7 +50,7 @@ async function buildAgent(args: CliArguments, mcpTools: readonly AnyTool[]): Pro
     systemPrompt,
     tools: [...(await resolveTools(args.tools, process.cwd())), ...mcpTools],
     orchestrator: await resolveOrchestrator(args.orchestrator),
-    hooks: { beforeToolCall: approveToolCall({ yes: args.yes, interactive: process.stdin.isTTY === true }) },
+    hooks: { beforeToolCall: approveToolCall({ yes: args.yes, ask }) },
   });
 }
 
@@ -63,12 +68,35 @@ function onInterrupt(run: AgentRun): () => void {
   return () => process.off('SIGINT', handler);
 }
 
-async function repl(agent: Agent): Promise<number> {
+/**
+ * Questions to the person at the terminal. In the REPL they go through its
+ * own readline, so an answer is never mistaken for a steering line.
+ */
+class Terminal {
+  repl: Interface | undefined;
+  readonly ask: Ask | undefined =
+    process.stdin.isTTY === true
+      ? (question) => {
+          const current = this.repl;
+          if (current !== undefined) return new Promise((resolve) => current.question(question, resolve));
+          const once = createInterface({ input: process.stdin, output: process.stderr });
+          return new Promise((resolve) =>
+            once.question(question, (answer) => {
+              once.close();
+              resolve(answer);
+            }),
+          );
+        }
+      : undefined;
+}
+
+async function repl(agent: Agent, terminal: Terminal): Promise<number> {
   const input = createInterface({
     input: process.stdin,
     output: process.stdout,
     terminal: process.stdin.isTTY === true,
   });
+  terminal.repl = input;
   process.stdout.write(
     'agent-core: type a message; while the agent works, a line steers it. /reset clears, /exit quits.\n',
   );

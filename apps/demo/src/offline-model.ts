@@ -60,7 +60,7 @@ function answerFromResults(messages: readonly Message[]): MockTurn {
     if (typeof expression === 'string') return `${expression} = ${text}`;
     return result.toolName === 'clock' ? `it is ${text}` : `${result.toolName} said: ${text}`;
   });
-  return { text: `${joinAnd(parts)}.`.replace(/^./, (first) => first.toUpperCase()) };
+  return { text: sentence(joinAnd(parts)) };
 }
 
 /** The text protocols of the other orchestrators: ReAct, and plan-and-execute's plan and summary. */
@@ -141,6 +141,12 @@ function parseInput(json: string | undefined): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/** Capitalised, with one closing period. */
+function sentence(text: string): string {
+  const capitalised = text.replace(/^./, (first) => first.toUpperCase());
+  return /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`;
 }
 
 function joinAnd(parts: string[]): string {
