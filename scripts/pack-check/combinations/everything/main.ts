@@ -1,0 +1,65 @@
+// Every package installed and imported: all plugins registered, and an agent
+// resolved by name from the registries, as the demo app does.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  Agent,
+  getOrchestrator,
+  getProvider,
+  listOrchestrators,
+  listProviders,
+  listToolPacks,
+  ToolRegistry,
+} from '@agent-core/core';
+import '@agent-core/orchestrator-agentic';
+import '@agent-core/orchestrator-plan-execute';
+import '@agent-core/orchestrator-react';
+import '@agent-core/provider-anthropic';
+import { mock } from '@agent-core/provider-mock';
+import '@agent-core/provider-openai';
+import '@agent-core/tools-basic';
+import '@agent-core/tools-fs';
+import '@agent-core/tools-mcp';
+import '@agent-core/tools-shell';
+
+const sorted = (names: string[]) => [...names].sort();
+assert.deepEqual(sorted(listProviders()), ['anthropic', 'mock', 'openai']);
+assert.deepEqual(sorted(listOrchestrators()), ['agentic', 'plan-execute', 'react']);
+assert.deepEqual(sorted(listToolPacks()), ['basic', 'fs', 'mcp', 'shell']);
+
+const root = mkdtempSync(join(tmpdir(), 'pack-check-all-'));
+writeFileSync(join(root, 'note.txt'), 'remember the milk\n');
+const tools = new ToolRegistry().resolvePacks(['basic', 'fs', 'shell'], {
+  fs: { root },
+  shell: { cwd: root },
+});
+// Building providers by name reads no key and makes no request.
+assert.equal(getProvider('anthropic', { apiKey: 'unused' }).name, 'anthropic');
+assert.equal(getProvider('openai', { apiKey: 'unused' }).name, 'openai');
+
+const provider = mock({
+  turns: [
+    {
+      toolCalls: [
+        { name: 'calculator', input: { expression: '15 * 3' } },
+        { name: 'read_file', input: { path: 'note.txt' } },
+        { name: 'shell', input: { command: 'echo hi' } },
+      ],
+    },
+    { text: 'All done.' },
+  ],
+});
+const agent = new Agent({ provider, model: 'mock', tools, orchestrator: getOrchestrator('agentic') });
+const result = await agent.prompt('Use every tool.').result();
+assert.equal(result.terminateReason, 'completed', result.error?.message);
+assert.deepEqual(
+  result.toolCalls.map((call) => [call.name, call.isError]),
+  [
+    ['calculator', false],
+    ['read_file', false],
+    ['shell', false],
+  ],
+);
+console.log(JSON.stringify({ text: result.text, tools: tools.map((tool) => tool.name) }));
