@@ -113,6 +113,7 @@ export function syncReadmeTable(readmePath, table, write) {
     return `README.md has no ${startMarker} ... ${endMarker} markers for the footprint table`;
   const current = readme.slice(start + startMarker.length, end).trim();
   if (current === table) return undefined;
+  if (!write && tablesAgree(current, table)) return undefined;
   if (write) {
     writeFileSync(
       readmePath,
@@ -127,4 +128,30 @@ export function syncReadmeTable(readmePath, table, write) {
     ...[...measuredLines].filter((line) => !currentLines.has(line)).map((line) => `  measured: ${line}`),
   ];
   return `the footprint table in README.md differs from the measurement; run \`pnpm check:packages --write\` to update it:\n${differences.join('\n')}`;
+}
+
+/**
+ * True when two tables list the same packages with the same dependencies and
+ * sizes within 10 % (at least 2 kB): a small code change must not fail the
+ * check, a new dependency or a doubled size must.
+ * @param {string} current
+ * @param {string} measured
+ */
+export function tablesAgree(current, measured) {
+  const rowsOf = (/** @type {string} */ table) => table.split('\n').map((line) => line.split('|').map((cell) => cell.trim()));
+  const left = rowsOf(current);
+  const right = rowsOf(measured);
+  if (left.length !== right.length) return false;
+  return left.every((cells, row) => {
+    const other = right[row] ?? [];
+    if (cells.length !== other.length) return false;
+    return cells.every((cell, column) => {
+      const a = /^(\d+) kB$/.exec(cell);
+      const b = /^(\d+) kB$/.exec(other[column] ?? '');
+      if (a === null || b === null) return cell === other[column];
+      const x = Number(a[1]);
+      const y = Number(b[1]);
+      return Math.abs(x - y) <= Math.max(2, 0.1 * Math.max(x, y));
+    });
+  });
 }

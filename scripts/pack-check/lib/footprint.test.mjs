@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { endMarker, footprintTable, startMarker, syncReadmeTable } from './footprint.mjs';
+import { endMarker, footprintTable, startMarker, syncReadmeTable, tablesAgree } from './footprint.mjs';
 
 const folder = mkdtempSync(join(tmpdir(), 'footprint-test-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -51,4 +51,11 @@ describe('footprint table', () => {
     writeFileSync(readme, '# Title\n');
     assert.match(syncReadmeTable(readme, table, true) ?? '', /has no .* markers/);
   });
+});
+
+test('small size changes agree; new dependencies and large size changes do not', () => {
+  const row = (tarball, count) => `| \`@agent-core/core\` | ${tarball} kB | 300 kB | ${count} | \`zod\` |`;
+  assert.equal(tablesAgree(row(84, 1), row(87, 1)), true);
+  assert.equal(tablesAgree(row(84, 1), row(120, 1)), false);
+  assert.equal(tablesAgree(row(84, 1), row(84, 2)), false);
 });
