@@ -42,14 +42,14 @@ it('an agent reads a file, edits it and runs a shell command in a temporary work
 
   expect(result.terminateReason).toBe('completed');
   expect(await readFile(join(workspace, 'greeting.txt'), 'utf8')).toBe('Hello, agents!\n');
-  const [read, edit, shell, escape] = result.toolCalls;
+  const [read, edit, shell, outside] = result.toolCalls;
   expect(read).toMatchObject({ name: 'read_file', isError: false });
   expect(String(read?.result)).toContain('Hello, world!');
   expect(edit).toMatchObject({ name: 'edit_file', isError: false });
   expect(shell).toMatchObject({ name: 'shell', isError: false });
   expect(String(shell?.result)).toMatch(/exit code 0[\s\S]*Hello, agents![\s\S]*1/);
-  expect(escape).toMatchObject({ name: 'read_file', isError: true });
-  expect(String(escape?.result)).toMatch(/outside/i);
+  expect(outside).toMatchObject({ name: 'read_file', isError: true });
+  expect(String(outside?.result)).toMatch(/outside/i);
   expectValidHistory(result.messages);
   // What the tools returned is what the model was sent.
   expect(JSON.stringify(provider.requests[3]?.messages.at(-1))).toContain('Hello, agents!');

@@ -138,7 +138,8 @@ export function syncReadmeTable(readmePath, table, write) {
  * @param {string} measured
  */
 export function tablesAgree(current, measured) {
-  const rowsOf = (/** @type {string} */ table) => table.split('\n').map((line) => line.split('|').map((cell) => cell.trim()));
+  const rowsOf = (/** @type {string} */ table) =>
+    table.split('\n').map((line) => line.split('|').map((cell) => cell.trim()));
   const left = rowsOf(current);
   const right = rowsOf(measured);
   if (left.length !== right.length) return false;
