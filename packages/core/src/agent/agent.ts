@@ -18,6 +18,7 @@ import { AgentRun } from './agent-run.js';
 import { linkAbort } from '../loop/abortable.js';
 import { RunContext } from '../loop/run-context.js';
 import { runAgent } from '../loop/run-agent.js';
+import { SharedModelWatch } from '../loop/model-call-watch.js';
 import type { AgentShared, RunState } from '../loop/run-state.js';
 
 /** What `prompt()` takes: text, content blocks, or whole messages. */
@@ -81,7 +82,7 @@ export class Agent {
       steeringQueue: [],
       followUpQueue: [],
       customMessages: messages.filter((message) => !isModelMessage(message)).length,
-      deliver: () => {},
+      deliver: noDelivery,
       logger: options.logger ?? silentLogger,
     };
   }
@@ -140,6 +141,8 @@ export class Agent {
     const result = this.#run(input, options, orchestrator, controller, runId, traceId, startedAt).finally(
       () => {
         channel.close();
+        // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
+        shared.deliver = noDelivery;
         if (this.#controller === controller) this.#controller = undefined;
       },
     );
@@ -187,6 +190,7 @@ export class Agent {
       pending: danglingCalls(shared.messages),
       truncated: new Set(),
       lastAssistant: undefined,
+      modelWatch: new SharedModelWatch(),
       idCounter: 0,
     };
     const context = new RunContext(state);
@@ -231,6 +235,7 @@ export class Agent {
       return await runAgent(context, failing ?? orchestrator, startedAt, traceId);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
+      state.modelWatch.close();
       controller.signal.removeEventListener('abort', onAbort);
       unlink();
     }
@@ -294,6 +299,8 @@ export class Agent {
     this.#shared.customMessages = 0;
   }
 }
+
+function noDelivery(): void {}
 
 function toMessages(input: PromptInput): AgentMessage[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];

@@ -5,8 +5,9 @@ import { isModelMessage } from '../messages/messages.js';
 import type { ModelCallOptions, ModelCallResult } from '../orchestrator/orchestrator.js';
 import { costOf, type ModelRequest, type Provider } from '../provider/provider.js';
 import { ProviderError } from '../provider/provider-error.js';
-import { linkAbort, sleep } from './abortable.js';
-import { resolveRetryPolicy, retryDelay } from './retry-policy.js';
+import { sleep } from './abortable.js';
+import { watchModelCall } from './model-call-watch.js';
+import { type RetryPolicy, resolveRetryPolicy, retryDelay } from './retry-policy.js';
 import type { RunContext } from './run-context.js';
 
 type Attempt =
@@ -22,19 +23,24 @@ type Attempt =
 export async function callModel(context: RunContext, options: ModelCallOptions): Promise<ModelCallResult> {
   const state = context.state;
   const agentOptions = state.shared.options;
-  const policy = resolveRetryPolicy(agentOptions.retry);
   const request = buildRequest(context, options);
-  const routes: [Provider, string][] = [[agentOptions.provider, request.model]];
-  if (agentOptions.fallbackProvider !== undefined) {
-    routes.push([agentOptions.fallbackProvider, agentOptions.fallbackModel ?? request.model]);
-  }
+  // Built only when a call fails: the common call allocates no policy and no route list.
+  let policy: Required<RetryPolicy> | undefined;
 
   let lastError: ProviderError | undefined;
   let attempts = 0;
-  for (const [provider, model] of routes) {
-    const routeRequest = model === request.model ? request : { ...request, model };
+  let provider = agentOptions.provider;
+  let routeRequest = request;
+  for (let route = 0; ; route++) {
+    if (route === 1) {
+      const fallback = agentOptions.fallbackProvider;
+      if (fallback === undefined) break;
+      provider = fallback;
+      const model = agentOptions.fallbackModel ?? request.model;
+      routeRequest = model === request.model ? request : { ...request, model };
+    } else if (route > 1) break;
     for (let attempt = 0; ; attempt++) {
-      if (context.signal.aborted) return stopped(context);
+      if (state.stopCause !== undefined) return stopped(context);
       options.onAttemptStart?.(attempts++);
       const outcome = await streamOnce(context, provider, routeRequest, options);
       if (outcome.kind === 'done') return finish(context, provider, outcome.message, options);
@@ -51,6 +57,7 @@ export async function callModel(context: RunContext, options: ModelCallOptions):
       });
       // A request the provider refuses (400, auth) fails the same way anywhere: no retry, no fallback.
       if (!lastError.retryable) return failed(lastError);
+      policy ??= resolveRetryPolicy(agentOptions.retry);
       if (attempt >= policy.maxRetries) break;
       const delayMs = retryDelay(policy, attempt, lastError);
       context.deliver({
@@ -121,23 +128,10 @@ async function streamOnce(
   options: ModelCallOptions,
 ): Promise<Attempt> {
   const state = context.state;
-  const controller = new AbortController();
-  const unlink = linkAbort(context.signal, controller);
   const idleMs = state.shared.options.streamIdleTimeoutMs ?? 120_000;
-  // One timer per call; it re-arms itself only when events arrived in between, so events cost a counter bump.
-  let activity = 0;
-  let seen = -1;
+  // The run's calls share one controller and one idle timer; an event costs a counter bump.
+  const watch = watchModelCall(state, idleMs);
   let idle = false;
-  const check = () => {
-    if (activity === seen) {
-      idle = true;
-      controller.abort();
-    } else {
-      seen = activity;
-      timer = setTimeout(check, idleMs);
-    }
-  };
-  let timer = setTimeout(check, idleMs);
 
   let started = false;
   let visible = false;
@@ -145,8 +139,8 @@ async function streamOnce(
   let error: ProviderError | undefined;
   const onTextDelta = options.onTextDelta;
   try {
-    for await (const event of provider.stream(request, { signal: controller.signal })) {
-      activity++;
+    for await (const event of provider.stream(request, { signal: watch.signal })) {
+      watch.touch();
       if (event.type === 'done') {
         message = event.message;
         break;
@@ -198,11 +192,10 @@ async function streamOnce(
           cause: thrown,
         });
   } finally {
-    clearTimeout(timer);
-    unlink();
+    idle = watch.end();
   }
 
-  if (context.signal.aborted) {
+  if (state.stopCause !== undefined) {
     if (started) endMessage(context, message ?? abortedMessage(provider, request));
     return { kind: 'stopped', partial: message };
   }
@@ -286,15 +279,21 @@ function finish(
     addUsage(state.usage, usage);
   }
   let lastCall: string | undefined;
+  // Ids of this message's calls so far; a Set only from the second call on, as most turns make one.
   let ids: Set<string> | undefined;
   for (const block of message.content) {
     if (block.type !== 'toolCall') continue;
-    ids ??= new Set();
+    if (lastCall !== undefined && ids === undefined) ids = new Set([lastCall]);
     // Some compatible servers repeat or omit ids; every call needs its own so its result pairs with it.
-    if (typeof block.id !== 'string' || block.id === '' || state.pending.has(block.id) || ids.has(block.id)) {
+    if (
+      typeof block.id !== 'string' ||
+      block.id === '' ||
+      state.pending.has(block.id) ||
+      ids?.has(block.id) === true
+    ) {
       block.id = `call_${state.runId.slice(0, 8)}_${state.idCounter++}`;
     }
-    ids.add(block.id);
+    ids?.add(block.id);
     if (typeof block.input !== 'object' || block.input === null) block.input = {};
     lastCall = block.id;
   }

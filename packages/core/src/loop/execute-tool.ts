@@ -1,6 +1,7 @@
 import { AgentError } from '../errors/agent-error.js';
 import type { ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
-import type { ToolContext, ToolOutput } from '../tool/tool.js';
+import type { AgentHooks } from '../agent/agent-options.js';
+import type { AnyTool, ToolContext, ToolOutput } from '../tool/tool.js';
 import type { RunContext } from './run-context.js';
 
 type Outcome = { ok: true; output: unknown } | { ok: false; message: string };
@@ -28,6 +29,7 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
     toolCall: call,
   });
   const started = performance.now();
+  // Awaited even for a synchronous tool: the yield lets an iterating consumer steer before the next call.
   const outcome = await runCall(context, call);
   const durationMs = performance.now() - started;
 
@@ -155,10 +157,10 @@ function answered(context: RunContext, call: ToolCallBlock): ToolResultMessage {
   throw new AgentError('tool_result_missing', `Tool call '${call.id}' has no result in the history.`);
 }
 
-async function runCall(context: RunContext, call: ToolCallBlock): Promise<Outcome> {
+/** Checks and runs one call: a promise only when a hook or the tool itself is asynchronous. */
+function runCall(context: RunContext, call: ToolCallBlock): Outcome | Promise<Outcome> {
   const state = context.state;
-  const signal = context.signal;
-  if (signal.aborted)
+  if (state.stopCause !== undefined)
     return {
       ok: false,
       message: `Tool '${call.name}' was not run: the run was ${state.stopCause === 'timeout' ? 'timed out' : 'aborted'}.`,
@@ -184,20 +186,39 @@ async function runCall(context: RunContext, call: ToolCallBlock): Promise<Outcom
       message: `Invalid input for tool '${call.name}': ${check.message}. Fix the arguments and call it again.`,
     };
   }
-  const tool = prepared.tool;
   const hook = state.shared.options.hooks?.beforeToolCall;
-  if (hook !== undefined) {
-    try {
-      const decision = await hook(call, tool);
-      if (decision !== undefined)
-        return { ok: false, message: `Tool call '${call.name}' was blocked: ${decision.block}` };
-    } catch (error) {
-      return {
-        ok: false,
-        message: `Tool call '${call.name}' was blocked: the beforeToolCall hook failed (${errorText(error)}).`,
-      };
-    }
+  if (hook !== undefined) return askThenInvoke(context, call, prepared.tool, check.value, hook);
+  return invoke(context, call, prepared.tool, check.value);
+}
+
+async function askThenInvoke(
+  context: RunContext,
+  call: ToolCallBlock,
+  tool: AnyTool,
+  input: unknown,
+  hook: NonNullable<AgentHooks['beforeToolCall']>,
+): Promise<Outcome> {
+  try {
+    const decision = await hook(call, tool);
+    if (decision !== undefined)
+      return { ok: false, message: `Tool call '${call.name}' was blocked: ${decision.block}` };
+  } catch (error) {
+    return {
+      ok: false,
+      message: `Tool call '${call.name}' was blocked: the beforeToolCall hook failed (${errorText(error)}).`,
+    };
   }
+  return invoke(context, call, tool, input);
+}
+
+function invoke(
+  context: RunContext,
+  call: ToolCallBlock,
+  tool: AnyTool,
+  input: unknown,
+): Outcome | Promise<Outcome> {
+  const state = context.state;
+  const signal = context.signal;
   const timeoutMs = tool.timeoutMs ?? state.shared.options.toolTimeoutMs;
   const controller = timeoutMs === undefined ? undefined : new AbortController();
   const toolContext: ToolContext = {
@@ -208,7 +229,7 @@ async function runCall(context: RunContext, call: ToolCallBlock): Promise<Outcom
 
   let returned: unknown;
   try {
-    returned = tool.execute(check.value, toolContext);
+    returned = tool.execute(input as never, toolContext);
   } catch (error) {
     return { ok: false, message: `Tool '${call.name}' failed: ${errorText(error)}` };
   }

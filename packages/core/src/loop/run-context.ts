@@ -23,9 +23,12 @@ import type { RunState } from './run-state.js';
 /** The `OrchestratorContext` of one run. */
 export class RunContext implements OrchestratorContext {
   readonly state: RunState;
+  /** The run's signal, read once: orchestrators check it after every step. */
+  readonly signal: AbortSignal;
 
   constructor(state: RunState) {
     this.state = state;
+    this.signal = state.controller.signal;
   }
 
   get runId(): string {
@@ -43,9 +46,6 @@ export class RunContext implements OrchestratorContext {
   get settings(): RunSettings {
     return this.state.settings;
   }
-  get signal(): AbortSignal {
-    return this.state.controller.signal;
-  }
   get turn(): number {
     return this.state.turn;
   }
@@ -55,7 +55,8 @@ export class RunContext implements OrchestratorContext {
 
   nextTurn(): TerminateReason | undefined {
     const state = this.state;
-    if (state.controller.signal.aborted) return state.stopCause ?? 'aborted';
+    // stopCause is set by the run's first abort listener, so it mirrors signal.aborted without the getter.
+    if (state.stopCause !== undefined) return state.stopCause;
     if (state.turn >= state.settings.maxTurns) return 'max_turns';
     const maxTokens = state.shared.options.limits?.maxTokens;
     if (maxTokens !== undefined && state.usage.input + state.usage.output >= maxTokens) return 'max_tokens';

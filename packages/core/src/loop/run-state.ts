@@ -7,6 +7,7 @@ import type { RunSettings } from '../orchestrator/orchestrator.js';
 import type { ToolSpec } from '../provider/provider.js';
 import type { PreparedTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
+import type { SharedModelWatch } from './model-call-watch.js';
 
 /** What the Agent shares with a run: its history and queues, owned by the Agent. */
 export interface AgentShared {
@@ -30,7 +31,10 @@ export interface RunState {
   readonly toolsByName: ReadonlyMap<string, PreparedTool>;
   readonly toolSpecs: readonly ToolSpec[];
   readonly controller: AbortController;
-  /** Set when the run's signal aborts: `timeout` when the run's time ran out. */
+  /**
+   * Set when the run's signal aborts (by its first listener, so at once): `timeout`
+   * when the run's time ran out. The hot path reads it instead of `signal.aborted`.
+   */
   stopCause: 'aborted' | 'timeout' | undefined;
   turn: number;
   seq: number;
@@ -41,5 +45,7 @@ export interface RunState {
   /** Calls cut off by the output limit; they are answered with an error, never run. */
   truncated: Set<string>;
   lastAssistant: AssistantMessage | undefined;
+  /** The abort controller and idle timer that the run's model calls share. */
+  readonly modelWatch: SharedModelWatch;
   idCounter: number;
 }

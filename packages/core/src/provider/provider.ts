@@ -66,6 +66,8 @@ export interface ModelInfo {
  *   Deltas before it are optional and only for display.
  * - When `signal` aborts, the provider stops reading and ends promptly: with
  *   `done` (stopReason `aborted`) or an `error`; core treats both as aborted.
+ * - A listener added to `signal` is removed when the call ends: the run's
+ *   model calls may share one signal.
  * - API keys are read when a request is made, never at construction or import.
  */
 export interface Provider {

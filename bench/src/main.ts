@@ -1,0 +1,160 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { allFrameworks, reactPending } from './frameworks/all-frameworks.js';
+import { median } from './measure.js';
+import { renderResults } from './report.js';
+import type { BenchResults, ColdImportResult, FrameworkResult, StreamParsingResult } from './results.js';
+
+// `pnpm bench`: runs every workload, prints the tables and writes them into README.md.
+// Flags: --only id,id (contenders), --budget ms (per cell, default 1000), --save-as name
+// (also keep the results as results/<name>.json, e.g. `before`), --skip-import, --skip-stream.
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = fileURLToPath(new URL('.', import.meta.url));
+const argv = process.argv.slice(2);
+const flag = (name: string) => {
+  const index = argv.indexOf(name);
+  return index === -1 ? undefined : (argv[index + 1] ?? '');
+};
+const only = flag('--only')?.split(',');
+const budget = flag('--budget') ?? '1000';
+const saveAs = flag('--save-as');
+
+function runNode(args: string[], options: { quiet?: boolean } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', options.quiet === true ? 'ignore' : 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (data: Buffer) => {
+      output += data.toString();
+    });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`node ${args.join(' ')} exited with ${code}`)),
+    );
+  });
+}
+
+async function measureFrameworks(): Promise<FrameworkResult[]> {
+  const frameworks = (await allFrameworks()).filter(
+    (framework) => only === undefined || only.includes(framework.id),
+  );
+  const results: FrameworkResult[] = [];
+  for (const framework of frameworks) {
+    process.stderr.write(`${framework.label} (${framework.version})\n`);
+    const out = join(tmpdir(), `agent-core-bench-${process.pid}-${framework.id}.json`);
+    try {
+      await runNode(['--expose-gc', join(dist, 'child.js'), framework.id, out, budget]);
+      results.push(JSON.parse(readFileSync(out, 'utf8')) as FrameworkResult);
+    } catch (error) {
+      results.push({
+        id: framework.id,
+        label: framework.label,
+        version: framework.version,
+        perStep: [],
+        streaming: [],
+        error: (error as Error).message,
+      });
+    }
+  }
+  return results;
+}
+
+const importCases: { label: string; specifiers: string[] }[] = [
+  { label: 'zod', specifiers: ['zod'] },
+  { label: '@agent-core/core', specifiers: ['@agent-core/core'] },
+  {
+    label: 'core + orchestrator-agentic + provider-mock',
+    specifiers: ['@agent-core/core', '@agent-core/orchestrator-agentic', '@agent-core/provider-mock'],
+  },
+  { label: 'peer: ai', specifiers: ['ai'] },
+  { label: 'peer: @mariozechner/pi-agent-core', specifiers: ['@mariozechner/pi-agent-core'] },
+  { label: 'peer: @openai/agents', specifiers: ['@openai/agents'] },
+];
+
+async function coldImports(samples = 9): Promise<ColdImportResult[]> {
+  process.stderr.write('workload 5 (cold import)\n');
+  const times = importCases.map(() => [] as number[]);
+  // Round robin, so a slow moment of the machine does not land on one module only.
+  for (let sample = 0; sample < samples; sample++) {
+    for (const [index, entry] of importCases.entries()) {
+      const output = await runNode([join(dist, 'import-probe.js'), ...entry.specifiers], { quiet: true });
+      times[index]?.push(Number(output.trim().split('\n').pop()));
+    }
+  }
+  return importCases.map((entry, index) => ({
+    label: entry.label,
+    specifiers: entry.specifiers,
+    medianMs: median(times[index] ?? []),
+    samples,
+  }));
+}
+
+async function streamParsing(): Promise<StreamParsingResult[]> {
+  process.stderr.write('workload 7 (provider stream parsing)\n');
+  const out = join(tmpdir(), `agent-core-bench-${process.pid}-stream.json`);
+  await runNode([join(dist, 'stream-child.js'), out], { quiet: true });
+  return JSON.parse(readFileSync(out, 'utf8')) as StreamParsingResult[];
+}
+
+function cpuName(): string {
+  return cpus()[0]?.model.trim() ?? 'unknown CPU';
+}
+
+const started = performance.now();
+const frameworks = await measureFrameworks();
+const results: BenchResults = {
+  date: new Date().toISOString().slice(0, 10),
+  machine: {
+    cpu: cpuName(),
+    cores: cpus().length,
+    memoryGb: totalmem() / 1024 ** 3,
+    os: `${platform()} ${release()}`,
+    node: process.versions.node,
+  },
+  frameworks,
+  coldImport: argv.includes('--skip-import') ? [] : await coldImports(),
+  streamParsing: argv.includes('--skip-stream') ? [] : await streamParsing(),
+  pending:
+    reactPending === undefined
+      ? []
+      : [`agent-core react: @agent-core/orchestrator-react is ${reactPending}.`],
+};
+
+const resultsDirectory = join(root, 'results');
+mkdirSync(resultsDirectory, { recursive: true });
+writeFileSync(join(resultsDirectory, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+if (saveAs !== undefined && saveAs !== '') {
+  writeFileSync(join(resultsDirectory, `${saveAs}.json`), `${JSON.stringify(results, null, 2)}\n`);
+}
+const beforePath = join(resultsDirectory, 'before.json');
+const before =
+  saveAs !== 'before' && existsSync(beforePath)
+    ? (JSON.parse(readFileSync(beforePath, 'utf8')) as BenchResults)
+    : undefined;
+const markdown = renderResults(results, before);
+process.stdout.write(`${markdown}\n`);
+
+// A partial run (--only, --skip-*) prints its tables but leaves the README's full ones alone.
+const partial = only !== undefined || argv.includes('--skip-import') || argv.includes('--skip-stream');
+const readmePath = join(root, 'README.md');
+const start = '<!-- results:start -->';
+const end = '<!-- results:end -->';
+if (!partial && existsSync(readmePath)) {
+  const readme = readFileSync(readmePath, 'utf8');
+  const from = readme.indexOf(start);
+  const to = readme.indexOf(end);
+  if (from !== -1 && to > from) {
+    writeFileSync(
+      readmePath,
+      `${readme.slice(0, from + start.length)}\n\n${markdown}\n\n${readme.slice(to)}`,
+    );
+    process.stderr.write('README.md updated\n');
+  }
+}
+process.stderr.write(`done in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);

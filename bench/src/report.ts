@@ -1,0 +1,343 @@
+import type { BenchResults, FrameworkResult } from './results.js';
+import type { PerStepCell } from './workloads/per-step.js';
+
+const number = (value: number, digits = 1) =>
+  Number.isFinite(value)
+    ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    : 'n/a';
+const ratio = (value: number) => `${number(value, 2)}×`;
+const megabytes = (bytes: number) => `${number(bytes / 1_048_576, 2)} MB`;
+const kilobytes = (bytes: number) => `${number(bytes / 1024, 0)} KB`;
+
+function row(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  return [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
+}
+
+function stepCell(cell: PerStepCell | undefined): string {
+  if (cell === undefined) return 'n/a';
+  const note = cell.samples === 1 ? ' ¹' : '';
+  return `${number(cell.microsPerStep)} µs (${ratio(cell.ratio)})${note}`;
+}
+
+function linearity(cells: readonly PerStepCell[]): number {
+  const first = cells[0];
+  const last = cells[cells.length - 1];
+  return first === undefined || last === undefined ? Number.NaN : last.microsPerStep / first.microsPerStep;
+}
+
+function perStepTable(frameworks: readonly FrameworkResult[], key: 'perStep' | 'streaming'): string {
+  const rows = frameworks
+    .filter((framework) => framework[key].length > 0)
+    .map((framework) => [
+      framework.label,
+      ...framework[key].map(stepCell),
+      ratio(linearity(framework[key])),
+      framework[key].map((cell) => number(cell.bareMicrosPerStep)).join(' / '),
+    ]);
+  return table(
+    ['contender', 'N = 10', 'N = 100', 'N = 1,000', 'N=1,000 ÷ N=10', 'bare µs, same process'],
+    rows,
+  );
+}
+
+/** Whether each target of the issue is met, from one run's results. */
+export function targets(results: BenchResults): { target: string; measured: string; pass: boolean }[] {
+  const byId = new Map(results.frameworks.map((framework) => [framework.id, framework]));
+  const core = byId.get('core-seq');
+  const peers = results.frameworks.filter(
+    (framework) =>
+      !framework.id.startsWith('core') && !framework.id.startsWith('bare') && framework.error === undefined,
+  );
+  const out: { target: string; measured: string; pass: boolean }[] = [];
+  if (core !== undefined && core.perStep.length > 0) {
+    const worst = Math.max(...core.perStep.map((cell) => cell.ratio));
+    out.push({
+      target: 'Per-step overhead ≤ 2× the bare loop at every N (agentic sequential)',
+      measured: core.perStep.map((cell) => ratio(cell.ratio)).join(' / '),
+      pass: worst <= 2,
+    });
+    const beaten = core.perStep.every((cell, index) =>
+      peers.every((peer) => {
+        const other = peer.perStep[index];
+        return other === undefined || cell.microsPerStep < other.microsPerStep;
+      }),
+    );
+    out.push({
+      target: 'Per-step overhead lower than every peer at every N',
+      measured: beaten ? 'lower at every N' : 'not lower everywhere',
+      pass: beaten,
+    });
+    const linear = linearity(core.perStep);
+    out.push({ target: 'Linear: N = 1,000 ≤ 1.2× N = 10', measured: ratio(linear), pass: linear <= 1.2 });
+  }
+  if (core !== undefined && core.streaming.length > 0) {
+    const worst = Math.max(...core.streaming.map((cell) => cell.ratio));
+    out.push({
+      target: 'Streaming ≤ 2× the bare streaming loop',
+      measured: core.streaming.map((cell) => ratio(cell.ratio)).join(' / '),
+      pass: worst <= 2,
+    });
+    const beaten = core.streaming.every((cell, index) =>
+      peers.every((peer) => {
+        const other = peer.streaming[index];
+        return other === undefined || cell.microsPerStep < other.microsPerStep;
+      }),
+    );
+    out.push({
+      target: 'Streaming lower than every peer that streams',
+      measured: beaten ? 'lower at every N' : 'not lower everywhere',
+      pass: beaten,
+    });
+  }
+  if (core?.heap !== undefined) {
+    out.push({
+      target: 'Heap growth ≤ 2× the JSON size of the history (1,000 steps)',
+      measured: `${kilobytes(core.heap.growthBytes)} for ${kilobytes(core.heap.historyJsonBytes)} of JSON: ${ratio(core.heap.ratio)}`,
+      pass: core.heap.ratio <= 2,
+    });
+  }
+  const parallel = byId.get('core-par')?.parallel;
+  if (parallel !== undefined) {
+    out.push({
+      target: '8 parallel 50 ms tools under 60 ms (parallel mode)',
+      measured: `${number(parallel.totalMs)} ms`,
+      pass: parallel.totalMs < 60,
+    });
+  }
+  const zod = results.coldImport.find((entry) => entry.label === 'zod');
+  const coreImport = results.coldImport.find((entry) => entry.label === '@agent-core/core');
+  if (zod !== undefined && coreImport !== undefined) {
+    const peerImports = results.coldImport.filter((entry) => entry.label.startsWith('peer: '));
+    out.push({
+      target: 'Cold import of @agent-core/core ≤ 1.3× zod alone',
+      measured: `${number(coreImport.medianMs)} ms vs ${number(zod.medianMs)} ms: ${ratio(coreImport.medianMs / zod.medianMs)}`,
+      pass: coreImport.medianMs <= 1.3 * zod.medianMs,
+    });
+    out.push({
+      target: "Cold import faster than every peer's main module",
+      measured: peerImports.map((entry) => `${entry.label.slice(6)} ${number(entry.medianMs)} ms`).join(', '),
+      pass: peerImports.every((entry) => coreImport.medianMs < entry.medianMs),
+    });
+  }
+  if (core?.sessions !== undefined) {
+    out.push({
+      target: '1,000 sessions: p99 added latency < 5 ms per step',
+      measured: `p50 ${number(core.sessions.addedP50Ms, 2)} ms, p99 ${number(core.sessions.addedP99Ms, 2)} ms (bare in the same process: p99 ${number(core.bareSessions?.addedP99Ms ?? Number.NaN, 2)} ms; the loop's own work: p99 ${number(core.sessions.workP99Ms, 3)} ms)`,
+      pass: core.sessions.addedP99Ms < 5,
+    });
+  }
+  return out;
+}
+
+/** The results as markdown: one table per workload, then the targets. */
+export function renderResults(results: BenchResults, before?: BenchResults): string {
+  const frameworks = results.frameworks.filter((framework) => framework.error === undefined);
+  const failed = results.frameworks.filter((framework) => framework.error !== undefined);
+  const parts: string[] = [];
+  const machine = results.machine;
+  parts.push(
+    `Measured ${results.date} on ${machine.cpu}, ${machine.cores} cores, ${number(machine.memoryGb, 0)} GB, ${machine.os}, Node ${machine.node}.`,
+  );
+  parts.push(
+    table(
+      ['contender', 'package measured'],
+      results.frameworks.map((framework) => [framework.label, framework.version]),
+    ),
+  );
+  if (results.pending.length > 0) parts.push(results.pending.map((line) => `- Pending: ${line}`).join('\n'));
+  if (failed.length > 0) {
+    parts.push(
+      failed.map((framework) => `- ${framework.label} could not run: ${framework.error}`).join('\n'),
+    );
+  }
+
+  parts.push('### Targets\n');
+  parts.push(
+    table(
+      ['target', 'measured', 'met'],
+      targets(results).map((entry) => [entry.target, entry.measured, entry.pass ? 'yes' : '**no**']),
+    ),
+  );
+
+  parts.push(
+    '### 1. Per-step overhead\n\nN steps of one `add` tool call, then a final answer. Microseconds per step (median run ÷ N), and in brackets the ratio to the bare loop measured alternately in the same process.\n',
+  );
+  parts.push(perStepTable(frameworks, 'perStep'));
+  parts.push(
+    '### 2. Streaming: 50 text deltas per step, every event iterated\n\nThe same runs, with the model streaming 50 deltas per step and the consumer iterating every event the framework offers.\n',
+  );
+  parts.push(perStepTable(frameworks, 'streaming'));
+
+  parts.push(
+    "### 3. Heap growth after 1,000 steps\n\nHeap used after full collections, with what a user keeps (the agent and its result) still held, minus the heap before the run; against the `JSON.stringify` size of the framework's own history.\n",
+  );
+  parts.push(
+    table(
+      ['contender', 'heap growth', 'history JSON', 'growth ÷ JSON', 'bare: growth ÷ JSON'],
+      frameworks
+        .filter((framework) => framework.heap !== undefined)
+        .map((framework) => {
+          const heap = framework.heap!;
+          return [
+            framework.label,
+            kilobytes(heap.growthBytes),
+            kilobytes(heap.historyJsonBytes),
+            ratio(heap.ratio),
+            ratio(heap.bareGrowthBytes / heap.bareHistoryJsonBytes),
+          ];
+        }),
+    ),
+  );
+
+  parts.push(
+    '### 4. One step with 8 tool calls that each wait 50 ms\n\nTotal time of the run, median of 5.\n',
+  );
+  parts.push(
+    table(
+      ['contender', 'total', 'bare loop (Promise.all), same process'],
+      frameworks
+        .filter((framework) => framework.parallel !== undefined)
+        .map((framework) => [
+          framework.label,
+          `${number(framework.parallel!.totalMs)} ms`,
+          `${number(framework.parallel!.bareTotalMs)} ms`,
+        ]),
+    ),
+  );
+
+  parts.push(
+    "### 5. Cold import\n\n`import()` of the main module in a fresh `node` process per sample (median); the ratio is to zod alone, the bare loop's only dependency.\n",
+  );
+  const zod = results.coldImport.find((entry) => entry.label === 'zod');
+  parts.push(
+    table(
+      ['module', 'cold import', 'ratio to zod', 'samples'],
+      results.coldImport.map((entry) => [
+        entry.label,
+        `${number(entry.medianMs)} ms`,
+        zod === undefined ? 'n/a' : ratio(entry.medianMs / zod.medianMs),
+        String(entry.samples),
+      ]),
+    ),
+  );
+
+  const first = frameworks.find((framework) => framework.sessions !== undefined)?.sessions;
+  parts.push(
+    `### 6. ${number(first?.sessions ?? 1000, 0)} concurrent sessions\n\nEach session is its own agent running ${first?.stepsPerSession ?? 20} tool steps and a final answer; sessions arrive over the first 50 ms. With a model latency of ${first?.latencyMs[0] ?? 25} to ${first?.latencyMs[1] ?? 75} ms per call (fixed per session and call, the same schedule for everyone): steps per second; the added latency per step, from when a reply was due to the next model request of that session (the loop's work, queueing behind the other sessions on the one event loop, and timer granularity); and the loop's own work, from when the reply actually arrived to the next request. Steady state only (replies due 150 ms or more after the start). The CPU-bound column runs the same sessions with no model latency. provider-mock waits inside its own stream, so its row counts from the due time in both columns.\n`,
+  );
+  parts.push(
+    table(
+      [
+        'contender',
+        'steps/s',
+        'added p50',
+        'added p99',
+        'bare p50 / p99, same process',
+        'loop work p50 / p99',
+        'CPU-bound steps/s',
+        'bare CPU-bound',
+      ],
+      frameworks
+        .filter((framework) => framework.sessions !== undefined)
+        .map((framework) => {
+          const sessions = framework.sessions!;
+          const bare = framework.bareSessions;
+          return [
+            framework.label,
+            number(sessions.stepsPerSecond, 0),
+            `${number(sessions.addedP50Ms, 2)} ms`,
+            `${number(sessions.addedP99Ms, 2)} ms`,
+            bare === undefined ? 'n/a' : `${number(bare.addedP50Ms, 2)} / ${number(bare.addedP99Ms, 2)} ms`,
+            `${number(sessions.workP50Ms, 3)} / ${number(sessions.workP99Ms, 3)} ms`,
+            number(sessions.cpuBoundStepsPerSecond, 0),
+            bare === undefined ? 'n/a' : number(bare.cpuBoundStepsPerSecond, 0),
+          ];
+        }),
+    ),
+  );
+
+  parts.push(
+    "### 7. Provider stream parsing\n\nA recorded-format SSE stream of 10,000 events from a local server (its own process) through the provider's `stream()`, every model event read; the floor reads the same bytes with `fetch`, splits events and `JSON.parse`s each.\n",
+  );
+  parts.push(
+    table(
+      ['provider', 'format', 'size', 'time', 'events/s', 'MB/s', 'floor time', 'ratio to floor'],
+      results.streamParsing.map((entry) => [
+        entry.provider,
+        entry.format,
+        megabytes(entry.bytes),
+        `${number(entry.medianMs)} ms`,
+        number(entry.events / (entry.medianMs / 1000), 0),
+        number(entry.bytes / 1_048_576 / (entry.medianMs / 1000)),
+        `${number(entry.bareMedianMs)} ms`,
+        ratio(entry.medianMs / entry.bareMedianMs),
+      ]),
+    ),
+  );
+
+  if (before !== undefined) parts.push(renderBeforeAfter(before, results));
+  parts.push(
+    '¹ One sample: the run alone took longer than the time budget of a cell, so its first run after the smaller sizes is reported.',
+  );
+  return parts.join('\n\n');
+}
+
+/** agent-core before and after the hot-path changes, from `results/before.json` and this run. */
+export function renderBeforeAfter(before: BenchResults, after: BenchResults): string {
+  const rows: string[][] = [];
+  for (const framework of after.frameworks) {
+    if (!framework.id.startsWith('core')) continue;
+    const old = before.frameworks.find((candidate) => candidate.id === framework.id);
+    if (old === undefined || old.error !== undefined) continue;
+    const pair = (label: string, oldValue: string, newValue: string) =>
+      rows.push([framework.label, label, oldValue, newValue]);
+    for (const key of ['perStep', 'streaming'] as const) {
+      framework[key].forEach((cell, index) => {
+        const previous = old[key][index];
+        if (previous === undefined) return;
+        pair(
+          `${key === 'perStep' ? 'steps' : 'streaming'}, N = ${cell.steps}`,
+          stepCell(previous),
+          stepCell(cell),
+        );
+      });
+    }
+    if (framework.heap !== undefined && old.heap !== undefined) {
+      pair('heap growth ÷ JSON', ratio(old.heap.ratio), ratio(framework.heap.ratio));
+    }
+    if (framework.parallel !== undefined && old.parallel !== undefined) {
+      pair(
+        '8 × 50 ms tools',
+        `${number(old.parallel.totalMs)} ms`,
+        `${number(framework.parallel.totalMs)} ms`,
+      );
+    }
+    if (framework.sessions !== undefined && old.sessions !== undefined) {
+      pair(
+        'sessions: added p50 / p99',
+        `${number(old.sessions.addedP50Ms, 2)} / ${number(old.sessions.addedP99Ms, 2)} ms`,
+        `${number(framework.sessions.addedP50Ms, 2)} / ${number(framework.sessions.addedP99Ms, 2)} ms`,
+      );
+      pair(
+        'sessions: CPU-bound steps/s',
+        number(old.sessions.cpuBoundStepsPerSecond, 0),
+        number(framework.sessions.cpuBoundStepsPerSecond, 0),
+      );
+    }
+  }
+  const oldImport = before.coldImport.find((entry) => entry.label === '@agent-core/core');
+  const newImport = after.coldImport.find((entry) => entry.label === '@agent-core/core');
+  if (oldImport !== undefined && newImport !== undefined) {
+    rows.push([
+      '@agent-core/core',
+      'cold import',
+      `${number(oldImport.medianMs)} ms`,
+      `${number(newImport.medianMs)} ms`,
+    ]);
+  }
+  return `### Before and after the hot-path changes\n\nBefore: ${before.date} (\`results/before.json\`), after: this run. Ratios are to the bare loop of the same run.\n\n${table(['contender', 'figure', 'before', 'after'], rows)}`;
+}

@@ -1,0 +1,123 @@
+import { linkAbort } from './abortable.js';
+import type { RunState } from './run-state.js';
+
+/**
+ * The abort signal and idle watch of one model call. A run's calls usually
+ * come one at a time: they share one controller (linked to the run's signal)
+ * and one idle timer per run, so a call costs no `AbortController`, listener or
+ * timer of its own. A call made while another is in flight gets its own.
+ */
+export interface ModelCallWatch {
+  readonly signal: AbortSignal;
+  /** Counts an event of the stream: activity that keeps the idle timer from firing. */
+  touch(): void;
+  /** Ends the watch; returns true when the call was cut off for going silent (not by the run's abort). */
+  end(): boolean;
+}
+
+/**
+ * The run's shared watch, in `RunState.modelWatch`. While it watches the one
+ * call in flight it is also that call's `ModelCallWatch`: nothing is allocated per call.
+ */
+export class SharedModelWatch implements ModelCallWatch {
+  controller: AbortController | undefined;
+  /** The run's signal, which the controller follows. */
+  runSignal: AbortSignal | undefined;
+  unlink: () => void = noop;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Stream events plus call starts so far: the idle check compares it between two firings. */
+  activity = 0;
+  inFlight = 0;
+
+  get signal(): AbortSignal {
+    return (this.controller as AbortController).signal;
+  }
+
+  touch(): void {
+    this.activity++;
+  }
+
+  end(): boolean {
+    this.inFlight--;
+    return (this.controller as AbortController).signal.aborted && !(this.runSignal?.aborted ?? false);
+  }
+
+  /** Stops watching: clears the timer and unlinks the controller. Called when the run ends. */
+  close(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.unlink();
+    this.unlink = noop;
+    this.controller = undefined;
+  }
+}
+
+/**
+ * Starts watching one model call. Its stream is aborted when it sends
+ * nothing for between `idleMs` and twice that, like a timer re-armed on activity.
+ */
+export function watchModelCall(state: RunState, idleMs: number): ModelCallWatch {
+  const shared = state.modelWatch;
+  const runSignal = state.controller.signal;
+  if (shared.inFlight > 0) return ownWatch(runSignal, idleMs);
+  shared.inFlight++;
+  shared.activity++;
+  const controller = shared.controller;
+  if (controller === undefined || controller.signal.aborted) {
+    shared.unlink();
+    const fresh = new AbortController();
+    shared.controller = fresh;
+    shared.runSignal = runSignal;
+    shared.unlink = linkAbort(runSignal, fresh);
+  }
+  if (shared.timer === undefined) armSharedTimer(shared, idleMs);
+  return shared;
+}
+
+function armSharedTimer(shared: SharedModelWatch, idleMs: number): void {
+  let seen = shared.activity - 1;
+  const check = () => {
+    // No call in flight: nothing to watch until the next call arms the timer again.
+    if (shared.inFlight === 0) {
+      shared.timer = undefined;
+      return;
+    }
+    if (shared.activity === seen) {
+      shared.timer = undefined;
+      shared.controller?.abort();
+      return;
+    }
+    seen = shared.activity;
+    shared.timer = setTimeout(check, idleMs);
+  };
+  shared.timer = setTimeout(check, idleMs);
+}
+
+/** A call overlapping another one: its own controller and timer, as every call once had. */
+function ownWatch(runSignal: AbortSignal, idleMs: number): ModelCallWatch {
+  const controller = new AbortController();
+  const unlink = linkAbort(runSignal, controller);
+  let activity = 0;
+  let seen = -1;
+  const check = () => {
+    if (activity === seen) controller.abort();
+    else {
+      seen = activity;
+      timer = setTimeout(check, idleMs);
+    }
+  };
+  let timer = setTimeout(check, idleMs);
+  return {
+    signal: controller.signal,
+    touch: () => {
+      activity++;
+    },
+    end: () => {
+      clearTimeout(timer);
+      unlink();
+      return controller.signal.aborted && !runSignal.aborted;
+    },
+  };
+}
+
+function noop(): void {}
