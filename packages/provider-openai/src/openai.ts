@@ -1,11 +1,12 @@
 import { ProviderError } from '@agent-core/core';
 import type { ModelEvent, ModelInfo, ModelRequest, Provider, StreamOptions } from '@agent-core/core';
-import { OpenAI } from 'openai';
+import type { OpenAI } from 'openai';
 import { streamChat } from './chat/stream-chat.js';
 import { openaiModelInfo } from './model-info.js';
 import type { OpenAIOptions } from './openai-options.js';
 import { streamResponses } from './responses/stream-responses.js';
 import { toResponsesInput } from './responses/to-responses-request.js';
+import { loadSdk } from './load-sdk.js';
 import { toProviderError } from './to-provider-error.js';
 
 const defaultBaseURL = 'https://api.openai.com/v1';
@@ -44,8 +45,9 @@ export function openai(options: OpenAIOptions = {}): OpenAIProvider {
   let clientKey: string | undefined;
 
   // Built on first use; rebuilt only if the environment's key changed since.
-  const clientFor = (apiKey: string): OpenAI => {
+  const clientFor = async (apiKey: string): Promise<OpenAI> => {
     if (client !== undefined && clientKey === apiKey) return client;
+    const { OpenAI } = await loadSdk();
     client = new OpenAI({
       apiKey,
       baseURL: options.baseURL ?? defaultBaseURL,
@@ -99,7 +101,7 @@ export function openai(options: OpenAIOptions = {}): OpenAIProvider {
     }
     let sdk: OpenAI;
     try {
-      sdk = clientFor(apiKey);
+      sdk = await clientFor(apiKey);
     } catch (error) {
       yield { type: 'error', error: toProviderError(error, name) };
       return;
@@ -131,7 +133,7 @@ export function openai(options: OpenAIOptions = {}): OpenAIProvider {
       if (typeof apiKey !== 'string') throw apiKey;
       const settings = { providerName: name, reasoningEffort: options.reasoningEffort };
       try {
-        const counted = await clientFor(apiKey).responses.inputTokens.count({
+        const counted = await (await clientFor(apiKey)).responses.inputTokens.count({
           model: request.model,
           input: toResponsesInput(request, settings),
           ...(request.system === undefined ? {} : { instructions: request.system }),

@@ -1,6 +1,6 @@
 import { ProviderError, parseRetryAfter, providerErrorKindForStatus } from '@agent-core/core';
 import type { ProviderErrorKind } from '@agent-core/core';
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { loadedSdk } from './load-sdk.js';
 
 // Error `type` / `code` strings that OpenAI and compatible servers send in error bodies and in-stream errors.
 const kindsByCode: Record<string, ProviderErrorKind> = {
@@ -91,7 +91,8 @@ function named(error: ProviderError, provider: string): ProviderError {
  */
 export function toProviderError(error: unknown, provider: string): ProviderError {
   if (ProviderError.isInstance(error)) return error.provider === undefined ? named(error, provider) : error;
-  if (error instanceof APIConnectionTimeoutError) {
+  const sdk = loadedSdk();
+  if (sdk !== undefined && error instanceof sdk.APIConnectionTimeoutError) {
     return new ProviderError({
       kind: 'network',
       message: `${provider}: the request timed out before the server answered`,
@@ -99,7 +100,7 @@ export function toProviderError(error: unknown, provider: string): ProviderError
       cause: error,
     });
   }
-  if (error instanceof APIConnectionError) {
+  if (sdk !== undefined && error instanceof sdk.APIConnectionError) {
     const detail = error.cause instanceof Error ? ` (${error.cause.message})` : '';
     return new ProviderError({
       kind: 'network',
@@ -108,7 +109,7 @@ export function toProviderError(error: unknown, provider: string): ProviderError
       cause: error,
     });
   }
-  if (error instanceof APIError) {
+  if (sdk !== undefined && error instanceof sdk.APIError) {
     if (typeof error.status === 'number') {
       const kind = providerErrorKindForStatus(error.status);
       // A 429 for an exhausted quota will not pass by waiting: do not retry it.
