@@ -84,7 +84,8 @@ export type {
 } from './events/agent-event.js';
 
 export { Agent } from './agent/agent.js';
-export type { AgentListener, PromptInput, PromptOptions } from './agent/agent.js';
+export type { AgentListener, PromptOptions } from './agent/agent.js';
+export type { PromptInput } from './agent/prompt-input.js';
 export { AgentRun } from './agent/agent-run.js';
 export type {
   AgentHooks,

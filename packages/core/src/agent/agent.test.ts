@@ -278,3 +278,29 @@ describe('setup failures', () => {
     expect(types).toEqual(['agent_start', 'error', 'agent_end']);
   });
 });
+
+describe('setTools', () => {
+  it('replaces the tools from the next prompt on, and refuses duplicates', async () => {
+    const shout = defineTool({
+      name: 'shout',
+      description: '',
+      parameters: z.object({}),
+      execute: () => 'HEY',
+    });
+    const provider = inlineProvider([
+      [toolDone('shout', {})],
+      [textDone('a')],
+      [toolDone('shout', {})],
+      [textDone('b')],
+    ]);
+    const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator });
+    const before = await agent.prompt('one').result();
+    expect(before.toolCalls[0]?.result).toMatch(/Unknown tool 'shout'. Available tools: echo/);
+    agent.setTools([echo, shout]);
+    expect(agent.tools.map((tool) => tool.name)).toEqual(['echo', 'shout']);
+    const after = await agent.prompt('two').result();
+    expect(after.toolCalls[0]?.result).toBe('HEY');
+    expect(provider.requests[2]?.tools?.map((tool) => tool.name)).toEqual(['echo', 'shout']);
+    expect(() => agent.setTools([shout, shout])).toThrow(/Two tools are named 'shout'/);
+  });
+});

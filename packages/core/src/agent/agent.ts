@@ -5,7 +5,7 @@ import { RunStoppedError } from '../errors/run-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { EventChannel } from '../events/event-channel.js';
 import { silentLogger } from '../logger/logger.js';
-import type { AgentMessage, ImageBlock, TextBlock, ToolCallBlock } from '../messages/messages.js';
+import type { AgentMessage } from '../messages/messages.js';
 import { isModelMessage } from '../messages/messages.js';
 import { emptyUsage } from '../messages/usage.js';
 import type { Orchestrator } from '../orchestrator/orchestrator.js';
@@ -15,14 +15,13 @@ import type { AnyTool } from '../tool/tool.js';
 import type { AgentOptions } from './agent-options.js';
 import type { AgentResult } from './agent-result.js';
 import { AgentRun } from './agent-run.js';
+import { type PromptInput, toMessages } from './prompt-input.js';
 import { linkAbort } from '../loop/abortable.js';
 import { RunContext } from '../loop/run-context.js';
 import { runAgent } from '../loop/run-agent.js';
+import { danglingCalls } from '../loop/dangling-calls.js';
 import { SharedModelWatch } from '../loop/model-call-watch.js';
 import type { AgentShared, RunState } from '../loop/run-state.js';
-
-/** What `prompt()` takes: text, content blocks, or whole messages. */
-export type PromptInput = string | (TextBlock | ImageBlock)[] | AgentMessage | AgentMessage[];
 
 /** Options of one `prompt()`. */
 export interface PromptOptions {
@@ -53,6 +52,7 @@ export class Agent {
   readonly #listeners = new Set<AgentListener>();
   #controller: AbortController | undefined;
   #prepared: PreparedTools | undefined;
+  #tools: readonly AnyTool[];
 
   constructor(options: AgentOptions) {
     if (typeof options?.provider?.stream !== 'function') {
@@ -67,13 +67,9 @@ export class Agent {
     if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns > 0)) {
       throw new ConfigError(`limits.maxTurns must be a positive integer, got ${maxTurns}.`);
     }
-    const names = new Set<string>();
-    for (const tool of options.tools ?? []) {
-      if (names.has(tool.name))
-        throw new ConfigError(`Two tools are named '${tool.name}'; tool names must be unique.`);
-      names.add(tool.name);
-    }
+    checkToolNames(options.tools ?? []);
     this.options = options;
+    this.#tools = options.tools ?? [];
     const messages = [...(options.messages ?? [])];
     this.#shared = {
       agent: this,
@@ -100,6 +96,22 @@ export class Agent {
   /** Messages queued by `steer()` and `followUp()` that no run has taken yet. */
   get queued(): { steering: readonly AgentMessage[]; followUp: readonly AgentMessage[] } {
     return { steering: this.#shared.steeringQueue, followUp: this.#shared.followUpQueue };
+  }
+
+  /** The tools the next run offers. */
+  get tools(): readonly AnyTool[] {
+    return this.#tools;
+  }
+
+  /**
+   * Replaces the tools, from the next prompt on (a run keeps the tools it
+   * started with), e.g. when an MCP server's tool list changes. Throws
+   * `ConfigError` for duplicate names.
+   */
+  setTools(tools: readonly AnyTool[]): void {
+    checkToolNames(tools);
+    this.#tools = tools;
+    this.#prepared = undefined;
   }
 
   /** Adds a listener for the events of every run; returns the function that removes it. */
@@ -243,7 +255,7 @@ export class Agent {
 
   async #prepareTools(): Promise<PreparedTools> {
     if (this.#prepared !== undefined) return this.#prepared;
-    const tools = this.options.tools ?? [];
+    const tools = this.#tools;
     await loadSchemaSupport(tools);
     const byName = new Map<string, PreparedTool>();
     const specs: PreparedTool['spec'][] = [];
@@ -302,30 +314,11 @@ export class Agent {
 
 function noDelivery(): void {}
 
-function toMessages(input: PromptInput): AgentMessage[] {
-  if (typeof input === 'string') return [{ role: 'user', content: input }];
-  if (Array.isArray(input)) {
-    if (input.length > 0 && 'role' in (input[0] as object)) return input as AgentMessage[];
-    return [{ role: 'user', content: input as (TextBlock | ImageBlock)[] }];
+function checkToolNames(tools: readonly AnyTool[]): void {
+  const names = new Set<string>();
+  for (const tool of tools) {
+    if (names.has(tool.name))
+      throw new ConfigError(`Two tools are named '${tool.name}'; tool names must be unique.`);
+    names.add(tool.name);
   }
-  return [input];
-}
-
-/** Tool calls at the end of a stored history that never got a result; only the tail is looked at. */
-function danglingCalls(messages: readonly AgentMessage[]): Map<string, ToolCallBlock> {
-  const pending = new Map<string, ToolCallBlock>();
-  const answered = new Set<string>();
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index] as AgentMessage & { role: string };
-    if (message.role === 'toolResult') answered.add((message as { toolCallId: string }).toolCallId);
-    else if (message.role === 'assistant') {
-      for (const block of (message as { content: { type: string }[] }).content) {
-        if (block.type === 'toolCall' && !answered.has((block as ToolCallBlock).id)) {
-          pending.set((block as ToolCallBlock).id, block as ToolCallBlock);
-        }
-      }
-      break;
-    } else break;
-  }
-  return pending;
 }
