@@ -14,6 +14,7 @@ export type {
 } from './messages/messages.js';
 export { isModelMessage, messageText, toolCallsOf } from './messages/messages.js';
 export { addUsage, emptyUsage } from './messages/usage.js';
+export { historyProblems } from './messages/history-problems.js';
 
 export { AgentError, toAgentError } from './errors/agent-error.js';
 export type { AgentErrorOptions } from './errors/agent-error.js';

@@ -1,29 +1,9 @@
-import type { AgentEvent, AgentMessage, AssistantMessage, ToolResultMessage } from '@agent-core/core';
+import { historyProblems, type AgentEvent, type AgentMessage } from '@agent-core/core';
 import { expect } from 'vitest';
 
-/**
- * Asserts the history could be sent to any provider as it is: every tool call
- * has exactly one result, right after its assistant message, before anything else.
- */
+/** Asserts the history could be sent to any provider as it is (see core's `historyProblems`). */
 export function expectValidHistory(messages: readonly AgentMessage[]): void {
-  const seen = new Set<string>();
-  for (let index = 0; index < messages.length; index++) {
-    const message = messages[index] as AgentMessage;
-    if (message.role === 'toolResult') {
-      expect.fail(
-        `toolResult ${(message as ToolResultMessage).toolCallId} at ${index} has no call right before it`,
-      );
-    }
-    if (message.role !== 'assistant') continue;
-    const calls = (message as AssistantMessage).content.filter((block) => block.type === 'toolCall');
-    const results: ToolResultMessage[] = [];
-    while (messages[index + 1]?.role === 'toolResult') results.push(messages[++index] as ToolResultMessage);
-    expect(results.map((result) => result.toolCallId)).toEqual(calls.map((call) => call.id));
-    for (const call of calls) {
-      expect(seen.has(call.id), `duplicate tool call id ${call.id}`).toBe(false);
-      seen.add(call.id);
-    }
-  }
+  expect(historyProblems(messages)).toEqual([]);
 }
 
 /** The event types of a run, in order. */
