@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type AgentMessage, historyProblems } from '../index.js';
 
-const call = (id: string): AgentMessage => ({
+const call = (...ids: string[]): AgentMessage => ({
   role: 'assistant',
-  content: [{ type: 'toolCall', id, name: 't', input: {} }],
+  content: ids.map((id) => ({ type: 'toolCall' as const, id, name: 't', input: {} })),
   stopReason: 'tool_use',
 });
 const result = (id: string): AgentMessage => ({
@@ -34,17 +34,7 @@ describe('historyProblems', () => {
     ],
     [
       'results out of order',
-      [
-        {
-          ...call('a'),
-          content: [
-            ...(call('a') as { content: never[] }).content,
-            ...(call('b') as { content: never[] }).content,
-          ],
-        } as AgentMessage,
-        result('b'),
-        result('a'),
-      ],
+      [call('a', 'b'), result('b'), result('a')],
       'message 0: tool calls [a, b] are answered by [b, a]',
     ],
   ])('names %s', (_, messages, problem) => {
