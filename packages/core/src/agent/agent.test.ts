@@ -304,3 +304,31 @@ describe('setTools', () => {
     expect(() => agent.setTools([shout, shout])).toThrow(/Two tools are named 'shout'/);
   });
 });
+
+describe('listeners', () => {
+  it('leaves no abort listener behind on the caller signal after a long run, and Node never warns', async () => {
+    const { getEventListeners } = await import('node:events');
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const steps = 30;
+    const replies = Array.from({ length: steps }, (_, index) => [
+      toolDone('echo', { text: String(index) }, `c${index}`),
+    ]);
+    const provider = inlineProvider([...replies, [textDone('done')]]);
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      tools: [echo],
+      orchestrator: stepOrchestrator,
+      limits: { maxTurns: steps + 1 },
+    });
+    const controller = new AbortController();
+    const result = await agent.prompt('go', { signal: controller.signal }).result();
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    expect(result.toolCalls).toHaveLength(steps);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+});
