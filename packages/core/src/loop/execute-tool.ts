@@ -30,13 +30,92 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
   });
   const started = performance.now();
   // Awaited even for a synchronous tool: the yield lets an iterating consumer steer before the next call.
-  const outcome = await runCall(context, call);
-  const durationMs = performance.now() - started;
+  const finished = settle(await runCall(context, call), started);
+  endEvent(context, call, finished);
+  return appendResult(context, call, finished);
+}
 
-  // The call may have been answered meanwhile (the run ended while a tool ignored its signal).
+/**
+ * Runs calls concurrently, at most `settings.maxParallelTools` at once, and
+ * appends each result as soon as every earlier call has its own: the history
+ * is always in call order, whatever order the tools finish in.
+ */
+export async function executeTools(
+  context: RunContext,
+  calls: readonly ToolCallBlock[],
+): Promise<ToolResultMessage[]> {
+  const limit = Math.max(1, context.state.settings.maxParallelTools);
+  const finished: (Finished | undefined)[] = new Array(calls.length);
+  const results: ToolResultMessage[] = [];
+  let nextToStart = 0;
+  let nextToAppend = 0;
+  const state = context.state;
+
+  const flush = () => {
+    while (nextToAppend < calls.length && finished[nextToAppend] !== undefined) {
+      const index = nextToAppend++;
+      results.push(appendResult(context, calls[index] as ToolCallBlock, finished[index] as Finished));
+    }
+  };
+
+  const worker = async () => {
+    while (nextToStart < calls.length) {
+      const index = nextToStart++;
+      const call = calls[index] as ToolCallBlock;
+      const started = performance.now();
+      context.deliver({
+        type: 'tool_call_start',
+        runId: state.runId,
+        turn: state.turn,
+        seq: state.seq++,
+        toolCall: call,
+      });
+      const done = settle(await runCall(context, call), started);
+      finished[index] = done;
+      endEvent(context, call, done);
+      flush();
+    }
+  };
+  const workers: Promise<void>[] = [];
+  for (let index = 0; index < Math.min(limit, calls.length); index++) workers.push(worker());
+  await Promise.all(workers);
+  return results;
+}
+
+/** A call's outcome as it is reported and recorded: computed once, used by the event and the history. */
+interface Finished {
+  content: ToolOutput;
+  isError: boolean;
+  durationMs: number;
+}
+
+function settle(outcome: Outcome, started: number): Finished {
+  return {
+    content: outcome.ok ? normalizeOutput(outcome.output) : outcome.message,
+    isError: !outcome.ok,
+    durationMs: performance.now() - started,
+  };
+}
+
+function endEvent(context: RunContext, call: ToolCallBlock, finished: Finished): void {
+  const state = context.state;
+  context.deliver({
+    type: 'tool_call_end',
+    runId: state.runId,
+    turn: state.turn,
+    seq: state.seq++,
+    toolCall: call,
+    result: finished.content,
+    isError: finished.isError,
+    durationMs: finished.durationMs,
+  });
+}
+
+/** Records the call and appends its result, unless the run already answered it (a tool that ignored its signal). */
+function appendResult(context: RunContext, call: ToolCallBlock, finished: Finished): ToolResultMessage {
+  const state = context.state;
   if (!state.pending.has(call.id)) return answered(context, call);
-  const content = outcome.ok ? normalizeOutput(outcome.output) : outcome.message;
-  const isError = !outcome.ok;
+  const { content, isError, durationMs } = finished;
   const result: ToolResultMessage = {
     role: 'toolResult',
     toolCallId: call.id,
@@ -52,100 +131,8 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
     isError,
     durationMs,
   });
-  context.deliver({
-    type: 'tool_call_end',
-    runId: state.runId,
-    turn: state.turn,
-    seq: state.seq++,
-    toolCall: call,
-    result: content,
-    isError,
-    durationMs,
-  });
   context.append(result);
   return result;
-}
-
-/**
- * Runs calls concurrently, at most `settings.maxParallelTools` at once, and
- * appends each result as soon as every earlier call has its own: the history
- * is always in call order, whatever order the tools finish in.
- */
-export async function executeTools(
-  context: RunContext,
-  calls: readonly ToolCallBlock[],
-): Promise<ToolResultMessage[]> {
-  const limit = Math.max(1, context.state.settings.maxParallelTools);
-  const outcomes: (Outcome | undefined)[] = new Array(calls.length);
-  const starts: number[] = new Array(calls.length);
-  const results: ToolResultMessage[] = [];
-  let nextToStart = 0;
-  let nextToAppend = 0;
-  const state = context.state;
-
-  const flush = () => {
-    while (nextToAppend < calls.length && outcomes[nextToAppend] !== undefined) {
-      const index = nextToAppend++;
-      const call = calls[index] as ToolCallBlock;
-      const outcome = outcomes[index] as Outcome;
-      if (!state.pending.has(call.id)) {
-        results.push(answered(context, call));
-        continue;
-      }
-      const content = outcome.ok ? normalizeOutput(outcome.output) : outcome.message;
-      const isError = !outcome.ok;
-      const durationMs = performance.now() - (starts[index] as number);
-      const result: ToolResultMessage = {
-        role: 'toolResult',
-        toolCallId: call.id,
-        toolName: call.name,
-        content,
-        isError,
-      };
-      state.toolCalls.push({
-        id: call.id,
-        name: call.name,
-        input: call.input,
-        result: content,
-        isError,
-        durationMs,
-      });
-      context.append(result);
-      results.push(result);
-    }
-  };
-
-  const worker = async () => {
-    while (nextToStart < calls.length) {
-      const index = nextToStart++;
-      const call = calls[index] as ToolCallBlock;
-      starts[index] = performance.now();
-      context.deliver({
-        type: 'tool_call_start',
-        runId: state.runId,
-        turn: state.turn,
-        seq: state.seq++,
-        toolCall: call,
-      });
-      const outcome = await runCall(context, call);
-      outcomes[index] = outcome;
-      context.deliver({
-        type: 'tool_call_end',
-        runId: state.runId,
-        turn: state.turn,
-        seq: state.seq++,
-        toolCall: call,
-        result: outcome.ok ? normalizeOutput(outcome.output) : outcome.message,
-        isError: !outcome.ok,
-        durationMs: performance.now() - (starts[index] as number),
-      });
-      flush();
-    }
-  };
-  const workers: Promise<void>[] = [];
-  for (let index = 0; index < Math.min(limit, calls.length); index++) workers.push(worker());
-  await Promise.all(workers);
-  return results;
 }
 
 function answered(context: RunContext, call: ToolCallBlock): ToolResultMessage {

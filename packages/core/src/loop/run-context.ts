@@ -91,19 +91,24 @@ export class RunContext implements OrchestratorContext {
   }
 
   skipTool(call: ToolCallBlock, reason: string): ToolResultMessage {
+    return this.#answerUnrun(call, `Tool call skipped: ${reason}`, reason);
+  }
+
+  /** Answers a call that never ran with an error result, records it and emits `tool_skipped`. */
+  #answerUnrun(call: ToolCallBlock, content: string, reason: string): ToolResultMessage {
     const state = this.state;
     const result: ToolResultMessage = {
       role: 'toolResult',
       toolCallId: call.id,
       toolName: call.name,
-      content: `Tool call skipped: ${reason}`,
+      content,
       isError: true,
     };
     state.toolCalls.push({
       id: call.id,
       name: call.name,
       input: call.input,
-      result: result.content,
+      result: content,
       isError: true,
       durationMs: 0,
     });
@@ -195,31 +200,7 @@ export class RunContext implements OrchestratorContext {
   /** Gives every unanswered call an error result, so the history stays valid whatever ended the run. */
   closePending(reason: string): void {
     const state = this.state;
-    for (const call of [...state.pending.values()]) {
-      const result: ToolResultMessage = {
-        role: 'toolResult',
-        toolCallId: call.id,
-        toolName: call.name,
-        content: `Tool call not run: ${reason}`,
-        isError: true,
-      };
-      state.toolCalls.push({
-        id: call.id,
-        name: call.name,
-        input: call.input,
-        result: result.content,
-        isError: true,
-        durationMs: 0,
-      });
-      this.deliver({
-        type: 'tool_skipped',
-        runId: state.runId,
-        turn: state.turn,
-        seq: state.seq++,
-        toolCall: call,
-        reason,
-      });
-      this.append(result);
-    }
+    for (const call of [...state.pending.values()])
+      this.#answerUnrun(call, `Tool call not run: ${reason}`, reason);
   }
 }
