@@ -34,11 +34,17 @@ export type {
   ToolSpec,
 } from './provider/provider.js';
 export { costOf } from './provider/provider.js';
-export { ProviderError, parseRetryAfter, providerErrorKindForStatus } from './provider/provider-error.js';
+export {
+  ProviderError,
+  isProviderErrorKind,
+  parseRetryAfter,
+  providerErrorKindForStatus,
+} from './provider/provider-error.js';
 export type { ProviderErrorKind, ProviderErrorOptions } from './provider/provider-error.js';
 
 export type { AnyTool, Tool, ToolContext, ToolInputCheck, ToolOutput, ToolRisk } from './tool/tool.js';
 export { defineTool } from './tool/define-tool.js';
+export { toolContext } from './tool/tool-context.js';
 export type { ToolDefinition } from './tool/define-tool.js';
 export { ToolRegistry } from './tool/tool-registry.js';
 export { validateJsonSchema } from './tool/validate-json-schema.js';
@@ -83,6 +89,8 @@ export type {
   AgentEventType,
   EventBase,
 } from './events/agent-event.js';
+export { isCustomEvent } from './events/custom-event.js';
+export type { CustomEvent } from './events/custom-event.js';
 
 export { Agent } from './agent/agent.js';
 export type { AgentListener, PromptOptions } from './agent/agent.js';

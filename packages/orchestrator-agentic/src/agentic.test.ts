@@ -311,3 +311,50 @@ describe('agentic: tool errors come back as results and the loop goes on', () =>
     });
   });
 });
+
+describe('agentic: steering while the model answers', () => {
+  it.each(['sequential', 'parallel'] as const)(
+    'a steering message that arrives during streaming runs none of that answer’s calls (%s)',
+    async (toolExecution) => {
+      const provider = mock({
+        turns: [
+          {
+            text: 'Let me add.',
+            toolCalls: [
+              { name: 'calculator', input: { expression: '1+1' } },
+              { name: 'calculator', input: { expression: '2+2' } },
+            ],
+          },
+          { text: 'Understood, I will not add.' },
+        ],
+        chunkSize: 3,
+      });
+      const agent = new Agent({
+        provider,
+        model: 'm',
+        tools: [calculator],
+        toolExecution,
+        orchestrator: agentic(),
+      });
+      let steered = false;
+      agent.subscribe((event) => {
+        if (event.type === 'text_delta' && !steered) {
+          steered = true;
+          agent.steer('never mind, do not add anything');
+        }
+      });
+      const run = agent.prompt('add things');
+      const events = await collect(run);
+      const result = await run.result();
+      expect(events.some((event) => event.type === 'tool_call_start')).toBe(false);
+      expect(events.filter((event) => event.type === 'tool_skipped')).toHaveLength(2);
+      expect(result.toolCalls.every((call) => call.isError)).toBe(true);
+      expect(provider.requests[1]?.messages.at(-1)).toEqual({
+        role: 'user',
+        content: 'never mind, do not add anything',
+      });
+      expect(result.text).toBe('Understood, I will not add.');
+      expectValidHistory(result.messages);
+    },
+  );
+});

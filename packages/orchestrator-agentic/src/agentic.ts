@@ -42,9 +42,15 @@ async function runAgentic(context: OrchestratorContext, toolExecution: ToolExecu
       context.endTurn(message);
       // Follow-ups first, then steering that arrived too late to interrupt anything.
       if (context.pollFollowUp().length > 0 || context.pollSteering().length > 0) continue;
-      return { reason: message.stopReason === 'max_tokens' ? 'max_tokens' : 'completed' };
+      return { reason: message.stopReason === 'max_tokens' ? 'output_limit' : 'completed' };
     }
 
+    // Steering that arrived while the model was still answering: it decided without the
+    // user's new word, so none of its calls run (appending the steering answers them as skipped).
+    if (context.pollSteering().length > 0) {
+      context.endTurn(message);
+      continue;
+    }
     if (toolExecution === 'parallel') {
       await context.executeTools(calls);
       if (!context.signal.aborted) context.pollSteering();

@@ -92,14 +92,14 @@ describe('limits', () => {
     expectValidHistory(result.messages);
   });
 
-  it('an answer cut off by the output limit ends with max_tokens', async () => {
+  it('an answer cut off by the output limit ends with output_limit, not the budget reason', async () => {
     const agent = new Agent({
       provider: mock({ turns: [{ text: 'half an ans', stopReason: 'max_tokens' }] }),
       model: 'm',
       orchestrator: agentic(),
     });
     const result = await agent.prompt('hi').result();
-    expect(result.terminateReason).toBe('max_tokens');
+    expect(result.terminateReason).toBe('output_limit');
     expect(result.text).toBe('half an ans');
   });
 

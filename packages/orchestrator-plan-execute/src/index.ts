@@ -8,6 +8,8 @@ export type {
   StepEndEventData,
   StepStartEventData,
 } from './plan-execute.js';
+export { isPlanExecuteEvent, isPlanExecuteEventOf } from './plan-events.js';
+export type { PlanExecuteEvent, PlanExecuteEvents, PlanInvalidEventData } from './plan-events.js';
 export { parsePlan } from './parse-plan.js';
 export type { PlanParseResult, PlanStep } from './parse-plan.js';
 export { stepFailedMarker } from './plan-prompts.js';

@@ -2,7 +2,7 @@ import { Agent, type AgentEvent, defineTool } from '@agent-core/core';
 import { type MockTurn, mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { planExecute } from './index.js';
+import { isPlanExecuteEvent, isPlanExecuteEventOf, planExecute } from './index.js';
 import { calculator } from './test-support/calculator.js';
 import { expectValidHistory } from './test-support/history.js';
 
@@ -161,5 +161,34 @@ describe('plan-execute: steering and follow-up', () => {
     expect(events.filter((event) => event.type === 'custom' && event.name === 'plan')).toHaveLength(2);
     expect(provider.requests[3]?.messages.at(-2)).toEqual({ role: 'user', content: 'and then?' });
     expect(agent.queued.followUp).toHaveLength(0);
+  });
+});
+
+describe('plan-execute: typed events', () => {
+  it('isPlanExecuteEvent narrows each custom event to its data without a cast', async () => {
+    const agent = new Agent({
+      provider: mock({ turns: [plan('a'), { text: 'did a' }, { text: 'All done.' }] }),
+      model: 'm',
+      orchestrator: planExecute(),
+    });
+    const run = agent.prompt('go');
+    const seen: string[] = [];
+    for await (const event of run) {
+      if (!isPlanExecuteEvent(event)) continue;
+      switch (event.name) {
+        case 'plan':
+          seen.push(`plan ${event.data.steps.map((step) => step.title).join(',')}`);
+          break;
+        case 'step_end':
+          seen.push(`end ${event.data.index} ${event.data.status}`);
+          break;
+        default:
+          seen.push(event.name);
+      }
+    }
+    expect(seen).toEqual(['plan a', 'step_start', 'end 0 done']);
+    const other = { type: 'custom', name: 'elsewhere', data: 1, runId: 'r', turn: 0, seq: 0 } as const;
+    expect(isPlanExecuteEvent(other)).toBe(false);
+    expect(isPlanExecuteEventOf(other, 'plan')).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import {
   type RunEnd,
   type ToolExecution,
 } from '@agent-core/core';
+import type { PlanInvalidEventData } from './plan-events.js';
 import { type PlanStep, parsePlan } from './parse-plan.js';
 import {
   planCorrection,
@@ -171,7 +172,7 @@ async function runPlanExecute(context: OrchestratorContext, settings: Settings):
     // Follow-ups first, then steering that arrived too late to interrupt anything: each is a new request.
     if (context.pollFollowUp().length > 0 || context.pollSteering().length > 0) continue;
     return {
-      reason: answer.stopReason === 'max_tokens' ? 'max_tokens' : 'completed',
+      reason: answer.stopReason === 'max_tokens' ? 'output_limit' : 'completed',
       text: messageText(answer),
     };
   }
@@ -198,7 +199,7 @@ async function makePlan(
     context.emit({
       type: 'custom',
       name: 'plan_invalid',
-      data: { problem: plan.problem, attempt: attempt + 1 },
+      data: { problem: plan.problem, attempt: attempt + 1 } satisfies PlanInvalidEventData,
     });
     if (attempt >= 1) {
       return {

@@ -43,6 +43,11 @@ export async function runStep(
       const reason = stepFailure(result);
       return reason === undefined ? { kind: 'done', result } : { kind: 'failed', reason, result };
     }
+    // Steering that arrived while the model was answering: none of its calls run.
+    if (context.pollSteering().length > 0) {
+      context.endTurn(message);
+      continue;
+    }
     if (toolExecution === 'parallel') {
       await context.executeTools(toolCalls);
       if (!context.signal.aborted) context.pollSteering();

@@ -184,11 +184,11 @@ describe('react: output limit', () => {
     expectValidHistory(result.messages);
   });
 
-  it('an answer cut off by the output limit ends with max_tokens', async () => {
+  it('an answer cut off by the output limit ends with output_limit', async () => {
     const provider = mock({ turns: [{ text: 'Final Answer: half an ans', stopReason: 'max_tokens' }] });
     const agent = new Agent({ provider, model: 'm', orchestrator: react() });
     const result = await agent.prompt('go').result();
-    expect(result.terminateReason).toBe('max_tokens');
+    expect(result.terminateReason).toBe('output_limit');
     expect(result.text).toBe('half an ans');
   });
 });

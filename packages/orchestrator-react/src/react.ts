@@ -155,6 +155,11 @@ async function runReact(context: OrchestratorContext, settings: Settings): Promi
       };
       const assistant = ownMessage(message, [...thinking, call], 'tool_use');
       context.append(assistant);
+      // Steering that arrived while the model was answering: the action does not run.
+      if (context.pollSteering().length > 0) {
+        context.endTurn(assistant);
+        continue;
+      }
       if (message.stopReason === 'max_tokens') {
         context.skipTool(
           call,
@@ -187,7 +192,7 @@ async function runReact(context: OrchestratorContext, settings: Settings): Promi
     context.endTurn(final);
     // Follow-ups first, then steering that arrived too late to interrupt anything.
     if (context.pollFollowUp().length > 0 || context.pollSteering().length > 0) continue;
-    return { reason: cutOff ? 'max_tokens' : 'completed', text: step.answer };
+    return { reason: cutOff ? 'output_limit' : 'completed', text: step.answer };
   }
 }
 

@@ -1,13 +1,18 @@
 import type { AgentError } from '../errors/agent-error.js';
 import type { AgentMessage, ToolResultMessage, Usage } from '../messages/messages.js';
 
-/** Why a run ended. */
+/**
+ * Why a run ended. `max_tokens` is the run's token budget (`limits.maxTokens`)
+ * running out; `output_limit` is the model's last answer cut off by its output
+ * token limit (`maxOutputTokens` or the model's own), with the partial text kept.
+ */
 export type TerminateReason =
   | 'completed'
   | 'max_turns'
   | 'timeout'
   | 'aborted'
   | 'max_tokens'
+  | 'output_limit'
   | 'await_user'
   | 'error';
 
@@ -23,7 +28,7 @@ export interface ToolCallRecord {
 
 /** What a run produced. Everything in it is plain JSON except `error`, which has `toJSON`. */
 export interface AgentResult {
-  /** The final answer: the last model text of the run, or the limit message when a limit ended it. */
+  /** The final answer: the last model text of the run, or the limit message when `max_turns` or `max_tokens` ended it. */
   text: string;
   /** The agent's whole history after the run. */
   messages: readonly AgentMessage[];

@@ -70,6 +70,8 @@ export class Agent {
     checkToolNames(options.tools ?? []);
     this.options = options;
     this.#tools = options.tools ?? [];
+    // Bound, so `onToolsChanged: agent.setTools` works as a plain callback.
+    this.setTools = this.setTools.bind(this);
     const messages = [...(options.messages ?? [])];
     this.#shared = {
       agent: this,
@@ -202,6 +204,8 @@ export class Agent {
       pending: danglingCalls(shared.messages),
       truncated: new Set(),
       lastAssistant: undefined,
+      modelView: undefined,
+      modelViewLength: 0,
       modelWatch: new SharedModelWatch(),
       idCounter: 0,
     };
@@ -257,6 +261,8 @@ export class Agent {
     if (this.#prepared !== undefined) return this.#prepared;
     const tools = this.#tools;
     await loadSchemaSupport(tools);
+    // setTools() during the await wins: prepare what is current, never cache a replaced list.
+    if (this.#tools !== tools) return this.#prepareTools();
     const byName = new Map<string, PreparedTool>();
     const specs: PreparedTool['spec'][] = [];
     for (const tool of tools) {

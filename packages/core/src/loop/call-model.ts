@@ -1,10 +1,9 @@
 import { AgentError, toAgentError } from '../errors/agent-error.js';
-import type { AssistantMessage, Message } from '../messages/messages.js';
+import type { AssistantMessage } from '../messages/messages.js';
 import { addUsage } from '../messages/usage.js';
-import { isModelMessage } from '../messages/messages.js';
 import type { ModelCallOptions, ModelCallResult } from '../orchestrator/orchestrator.js';
-import { costOf, type ModelRequest, type Provider } from '../provider/provider.js';
-import { ProviderError } from '../provider/provider-error.js';
+import { costOf, type ModelEvent, type ModelRequest, type Provider } from '../provider/provider.js';
+import { ProviderError, isProviderErrorKind } from '../provider/provider-error.js';
 import { sleep } from './abortable.js';
 import { watchModelCall } from './model-call-watch.js';
 import { type RetryPolicy, resolveRetryPolicy, retryDelay } from './retry-policy.js';
@@ -100,12 +99,7 @@ function buildRequest(context: RunContext, options: ModelCallOptions): ModelRequ
   const state = context.state;
   const shared = state.shared;
   const agentOptions = shared.options;
-  let messages: readonly Message[];
-  if (options.messages !== undefined) messages = options.messages;
-  else if (agentOptions.convertToLlm !== undefined) messages = agentOptions.convertToLlm(shared.messages);
-  // The live history, not a copy: without app-defined messages there is nothing to filter.
-  else if (shared.customMessages === 0) messages = shared.messages as Message[];
-  else messages = shared.messages.filter(isModelMessage);
+  const messages = options.messages ?? context.modelMessages();
 
   const system = options.system ?? context.systemPrompt();
   const request: ModelRequest = { model: agentOptions.model, messages };
@@ -131,6 +125,7 @@ async function streamOnce(
   const idleMs = state.shared.options.streamIdleTimeoutMs ?? 120_000;
   // The run's calls share one controller and one idle timer; an event costs a counter bump.
   const watch = watchModelCall(state, idleMs);
+  const signal = watch.signal;
   let idle = false;
 
   let started = false;
@@ -138,15 +133,33 @@ async function streamOnce(
   let message: AssistantMessage | undefined;
   let error: ProviderError | undefined;
   const onTextDelta = options.onTextDelta;
+  let iterator: AsyncIterator<ModelEvent> | undefined;
+  // The text shown so far: kept when an abort cuts the stream off before the provider answers it.
+  const shown: string[] = [];
+  // Wakes the wait for the next event when the call's signal aborts: a provider
+  // that ignores its signal cannot hold the run, and what it yields later is ignored.
+  let wake: ((value: IteratorResult<ModelEvent>) => void) | undefined;
+  const onAbort = () => wake?.(cutOff);
+  signal.addEventListener('abort', onAbort, { once: true });
   try {
-    for await (const event of provider.stream(request, { signal: watch.signal })) {
+    iterator = provider.stream(request, { signal })[Symbol.asyncIterator]();
+    for (;;) {
+      if (signal.aborted) break;
+      const next = iterator.next();
+      const step = await new Promise<IteratorResult<ModelEvent>>((resolve, reject) => {
+        wake = resolve;
+        next.then(resolve, reject);
+      });
+      wake = undefined;
+      if (step === cutOff || step.done === true) break;
+      const event = step.value;
       watch.touch();
       if (event.type === 'done') {
         message = event.message;
         break;
       }
       if (event.type === 'error') {
-        error = event.error;
+        error = asProviderError(event.error, provider);
         break;
       }
       if (!started) {
@@ -162,6 +175,7 @@ async function streamOnce(
       }
       if (event.type === 'text_delta') {
         visible = true;
+        shown.push(event.delta);
         if (onTextDelta !== undefined) onTextDelta(event.delta);
         else
           context.deliver({
@@ -192,14 +206,22 @@ async function streamOnce(
           cause: thrown,
         });
   } finally {
+    wake = undefined;
+    signal.removeEventListener('abort', onAbort);
     idle = watch.end();
+    // A stream left before its end is closed without waiting: a deaf provider may never answer.
+    if (iterator !== undefined && message === undefined && error === undefined) closeQuietly(iterator);
   }
 
   if (state.stopCause !== undefined) {
-    if (started) endMessage(context, message ?? abortedMessage(provider, request));
-    return { kind: 'stopped', partial: message };
+    const partial = message ?? abortedMessage(provider, request, shown);
+    if (started) endMessage(context, partial);
+    return { kind: 'stopped', partial };
   }
-  if (idle && message === undefined) {
+  if (idle) {
+    // Cut off for going silent: whatever the provider made of its abort (often a done
+    // with stopReason 'aborted') is not an answer. A retryable network failure instead.
+    message = undefined;
     error = new ProviderError({
       kind: 'network',
       provider: provider.name,
@@ -239,10 +261,35 @@ async function streamOnce(
   return { kind: 'done', message: message as AssistantMessage };
 }
 
-function abortedMessage(provider: Provider, request: ModelRequest): AssistantMessage {
+/** The marker a call's abort resolves the wait for the next event with. */
+const cutOff: IteratorResult<ModelEvent> = { done: true, value: undefined };
+
+function closeQuietly(iterator: AsyncIterator<ModelEvent>): void {
+  try {
+    iterator.return?.()?.then(undefined, ignore);
+  } catch {
+    // A provider whose return() throws has nothing more to say.
+  }
+}
+
+function ignore(): void {}
+
+/** A JavaScript provider may report a plain Error: core hands on a ProviderError whatever it got. */
+function asProviderError(error: unknown, provider: Provider): ProviderError {
+  if (ProviderError.isInstance(error)) return error;
+  const kind = (error as { kind?: unknown } | undefined)?.kind;
+  return new ProviderError({
+    kind: typeof kind === 'string' && isProviderErrorKind(kind) ? kind : 'fatal',
+    provider: provider.name,
+    message: `Provider '${provider.name}' reported an error: ${toAgentError(error).message}`,
+    cause: error,
+  });
+}
+
+function abortedMessage(provider: Provider, request: ModelRequest, shown: string[] = []): AssistantMessage {
   return {
     role: 'assistant',
-    content: [],
+    content: shown.length === 0 ? [] : [{ type: 'text', text: shown.join('') }],
     stopReason: 'aborted',
     provider: provider.name,
     model: request.model,

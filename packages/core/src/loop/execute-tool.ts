@@ -3,6 +3,7 @@ import type { ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
 import type { AgentHooks } from '../agent/agent-options.js';
 import type { AnyTool, ToolContext, ToolOutput } from '../tool/tool.js';
 import type { RunContext } from './run-context.js';
+import { roundMs } from './round-ms.js';
 
 type Outcome = { ok: true; output: unknown } | { ok: false; message: string };
 
@@ -93,7 +94,7 @@ function settle(outcome: Outcome, started: number): Finished {
   return {
     content: outcome.ok ? normalizeOutput(outcome.output) : outcome.message,
     isError: !outcome.ok,
-    durationMs: performance.now() - started,
+    durationMs: roundMs(performance.now() - started),
   };
 }
 

@@ -53,8 +53,9 @@ export class SharedModelWatch implements ModelCallWatch {
 }
 
 /**
- * Starts watching one model call. Its stream is aborted when it sends
- * nothing for between `idleMs` and twice that, like a timer re-armed on activity.
+ * Starts watching one model call. Its stream is aborted once it has sent
+ * nothing for `idleMs`, give or take a quarter of it: the timer wakes four
+ * times per period and compares a counter, so an event costs no timer work.
  */
 export function watchModelCall(state: RunState, idleMs: number): ModelCallWatch {
   const shared = state.modelWatch;
@@ -74,8 +75,13 @@ export function watchModelCall(state: RunState, idleMs: number): ModelCallWatch 
   return shared;
 }
 
+/** Quiet checks in a row that make a stream idle: one check every quarter of the idle time. */
+const checksPerPeriod = 4;
+
 function armSharedTimer(shared: SharedModelWatch, idleMs: number): void {
-  let seen = shared.activity - 1;
+  const interval = Math.max(1, idleMs / checksPerPeriod);
+  let seen = shared.activity;
+  let quiet = 0;
   const check = () => {
     // No call in flight: nothing to watch until the next call arms the timer again.
     if (shared.inFlight === 0) {
@@ -83,30 +89,38 @@ function armSharedTimer(shared: SharedModelWatch, idleMs: number): void {
       return;
     }
     if (shared.activity === seen) {
-      shared.timer = undefined;
-      shared.controller?.abort();
-      return;
+      if (++quiet >= checksPerPeriod) {
+        shared.timer = undefined;
+        shared.controller?.abort();
+        return;
+      }
+    } else {
+      seen = shared.activity;
+      quiet = 0;
     }
-    seen = shared.activity;
-    shared.timer = setTimeout(check, idleMs);
+    shared.timer = setTimeout(check, interval);
   };
-  shared.timer = setTimeout(check, idleMs);
+  shared.timer = setTimeout(check, interval);
 }
 
 /** A call overlapping another one: its own controller and timer, as every call once had. */
 function ownWatch(runSignal: AbortSignal, idleMs: number): ModelCallWatch {
   const controller = new AbortController();
   const unlink = linkAbort(runSignal, controller);
+  const interval = Math.max(1, idleMs / checksPerPeriod);
   let activity = 0;
-  let seen = -1;
+  let seen = 0;
+  let quiet = 0;
   const check = () => {
-    if (activity === seen) controller.abort();
-    else {
+    if (activity === seen) {
+      if (++quiet >= checksPerPeriod) return controller.abort();
+    } else {
       seen = activity;
-      timer = setTimeout(check, idleMs);
+      quiet = 0;
     }
+    timer = setTimeout(check, interval);
   };
-  let timer = setTimeout(check, idleMs);
+  let timer = setTimeout(check, interval);
   return {
     signal: controller.signal,
     touch: () => {

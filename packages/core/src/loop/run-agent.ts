@@ -3,6 +3,7 @@ import { AgentError, toAgentError } from '../errors/agent-error.js';
 import { messageText } from '../messages/messages.js';
 import type { Orchestrator, RunEnd } from '../orchestrator/orchestrator.js';
 import type { RunContext } from './run-context.js';
+import { roundMs } from './round-ms.js';
 
 /**
  * Drives one run from `agent_start` to `agent_end`: runs the orchestrator,
@@ -38,6 +39,9 @@ export async function runAgent(
   if (text === undefined) {
     if (end.reason === 'max_turns') {
       text = `Stopped after reaching the limit of ${maxTurns} turns (limits.maxTurns). The history is kept: prompt again to continue, or raise the limit.`;
+    } else if (end.reason === 'max_tokens') {
+      const used = state.usage.input + state.usage.output;
+      text = `Stopped after using ${used} tokens of the run's budget of ${state.shared.options.limits?.maxTokens} (limits.maxTokens). The history is kept: prompt again to continue, or raise the limit.`;
     } else {
       const last = state.lastAssistant;
       text = last === undefined ? '' : messageText(last);
@@ -50,7 +54,7 @@ export async function runAgent(
     turns: state.turn,
     usage: state.usage,
     terminateReason: end.reason,
-    durationMs: performance.now() - startedAt,
+    durationMs: roundMs(performance.now() - startedAt),
     runId: state.runId,
     traceId,
   };

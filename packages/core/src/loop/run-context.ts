@@ -1,9 +1,11 @@
 import type { TerminateReason } from '../agent/agent-result.js';
 import { AgentError } from '../errors/agent-error.js';
 import type { AgentEvent, AgentEventInput } from '../events/agent-event.js';
+import { isModelMessage } from '../messages/messages.js';
 import type {
   AgentMessage,
   AssistantMessage,
+  Message,
   ToolCallBlock,
   ToolResultMessage,
   Usage,
@@ -63,6 +65,30 @@ export class RunContext implements OrchestratorContext {
     state.turn++;
     this.deliver({ type: 'turn_start', runId: state.runId, turn: state.turn, seq: state.seq++ });
     return undefined;
+  }
+
+  modelMessages(): readonly Message[] {
+    const state = this.state;
+    const shared = state.shared;
+    const history = shared.messages;
+    const convert = shared.options.convertToLlm;
+    // The live history, not a copy: without app-defined messages there is nothing to convert.
+    if (convert === undefined && shared.customMessages === 0) return history as Message[];
+    const cached = state.modelView;
+    if (cached !== undefined && state.modelViewLength === history.length) return cached;
+    let view: Message[];
+    if (convert !== undefined) view = [...convert(history)];
+    else if (cached !== undefined && state.modelViewLength < history.length) {
+      // The history only grows during a run: filter what was added since the last call.
+      view = cached;
+      for (let index = state.modelViewLength; index < history.length; index++) {
+        const message = history[index] as AgentMessage;
+        if (isModelMessage(message)) view.push(message);
+      }
+    } else view = history.filter(isModelMessage);
+    state.modelView = view;
+    state.modelViewLength = history.length;
+    return view;
   }
 
   systemPrompt(): string | undefined {

@@ -1,8 +1,9 @@
+import type { Agent } from '../agent/agent.js';
 import type { AgentOptions } from '../agent/agent-options.js';
 import type { ToolCallRecord } from '../agent/agent-result.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Logger } from '../logger/logger.js';
-import type { AgentMessage, AssistantMessage, ToolCallBlock, Usage } from '../messages/messages.js';
+import type { AgentMessage, AssistantMessage, Message, ToolCallBlock, Usage } from '../messages/messages.js';
 import type { RunSettings } from '../orchestrator/orchestrator.js';
 import type { ToolSpec } from '../provider/provider.js';
 import type { PreparedTool } from '../tool/prepare-tool.js';
@@ -11,7 +12,7 @@ import type { SharedModelWatch } from './model-call-watch.js';
 
 /** What the Agent shares with a run: its history and queues, owned by the Agent. */
 export interface AgentShared {
-  agent: unknown;
+  agent: Agent;
   options: AgentOptions;
   messages: AgentMessage[];
   steeringQueue: AgentMessage[];
@@ -45,6 +46,9 @@ export interface RunState {
   /** Calls cut off by the output limit; they are answered with an error, never run. */
   truncated: Set<string>;
   lastAssistant: AssistantMessage | undefined;
+  /** The history as the model sees it, when that differs from the history, and the history length it was made at. */
+  modelView: Message[] | undefined;
+  modelViewLength: number;
   /** The abort controller and idle timer that the run's model calls share. */
   readonly modelWatch: SharedModelWatch;
   idCounter: number;

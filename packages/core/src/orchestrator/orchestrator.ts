@@ -91,6 +91,15 @@ export interface OrchestratorContext {
    * must stop instead: `aborted`, `timeout`, `max_turns` or `max_tokens`.
    */
   nextTurn(): TerminateReason | undefined;
+  /**
+   * The history as the model is sent it: the agent's `convertToLlm` applied,
+   * or app-defined messages left out. Cached until the history changes, so
+   * calling it every step costs nothing; the live history itself when there is
+   * nothing to convert. The array may grow as the history does: copy it to
+   * keep a snapshot. To add a message for one call:
+   * `ctx.callModel({ messages: [...ctx.modelMessages(), extra] })`.
+   */
+  modelMessages(): readonly Message[];
   /** The agent's system prompt as it would be sent on the next model call. */
   systemPrompt(): string | undefined;
   /** Emits `turn_end` for the current turn. */

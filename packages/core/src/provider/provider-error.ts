@@ -11,6 +11,22 @@ export type ProviderErrorKind =
   | 'invalid_request'
   | 'fatal';
 
+const kinds: ReadonlySet<string> = new Set<ProviderErrorKind>([
+  'rate_limit',
+  'overloaded',
+  'server',
+  'network',
+  'malformed',
+  'auth',
+  'invalid_request',
+  'fatal',
+]);
+
+/** True when `value` names a ProviderErrorKind. */
+export function isProviderErrorKind(value: string): value is ProviderErrorKind {
+  return kinds.has(value);
+}
+
 const retryableKinds: ReadonlySet<ProviderErrorKind> = new Set([
   'rate_limit',
   'overloaded',

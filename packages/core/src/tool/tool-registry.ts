@@ -60,7 +60,8 @@ export class ToolRegistry {
         try {
           pack = getToolPack(name, options[name]);
         } catch (error) {
-          if (!RegistryError.isInstance(error)) throw error;
+          // Only "no such pack" gains this registry's own names; a factory's own error is reported as it is.
+          if (!isUnknownPack(error, name)) throw error;
           throw new RegistryError('unknown_name', 'tool pack', name, [
             ...new Set([...this.#packs.keys(), ...listToolPacks()]),
           ]);
@@ -70,4 +71,13 @@ export class ToolRegistry {
     }
     return [...tools.values()];
   }
+}
+
+function isUnknownPack(error: unknown, name: string): boolean {
+  return (
+    RegistryError.isInstance(error) &&
+    error.code === 'unknown_name' &&
+    (error as RegistryError).registry === 'tool pack' &&
+    (error as RegistryError).entryName === name
+  );
 }

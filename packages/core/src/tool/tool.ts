@@ -1,6 +1,7 @@
 import type { $ZodType } from 'zod/v4/core';
 import type { ImageBlock, TextBlock } from '../messages/messages.js';
 import type { JsonSchema } from '../provider/provider.js';
+import type { Agent } from '../agent/agent.js';
 
 /** How much a tool can change or reach; policies map it to allow, ask or deny. */
 export type ToolRisk = 'read' | 'write' | 'execute' | 'network';
@@ -8,14 +9,21 @@ export type ToolRisk = 'read' | 'write' | 'execute' | 'network';
 /** What a tool returns: text, or text and image blocks. */
 export type ToolOutput = string | (TextBlock | ImageBlock)[];
 
-/** What a tool's `execute` receives besides its input. */
+/**
+ * What a tool's `execute` receives besides its input. In a run core fills
+ * every field but `session`; to call a tool directly (in a test, say) build
+ * one with `toolContext()`.
+ */
 export interface ToolContext {
   /** Aborted when the run is aborted or times out, or the tool's own timeout passes. */
   signal: AbortSignal;
   toolCallId: string;
-  /** The agent running the tool. */
-  agent: unknown;
-  /** The session the run belongs to, when the agent has one. */
+  /** The agent running the tool; absent when the tool is called outside a run. */
+  agent?: Agent;
+  /**
+   * The session the run belongs to. Reserved: sessions arrive with the
+   * session store; until then it is always undefined.
+   */
   session?: unknown;
 }
 

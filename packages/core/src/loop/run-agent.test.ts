@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent, type AssistantMessage, defineTool, type ModelEvent } from '../index.js';
+import { inlineProvider, textDone } from '../test-support/inline-provider.js';
+import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+
+function toolWithUsage(input: number): ModelEvent {
+  const message: AssistantMessage = {
+    role: 'assistant',
+    content: [{ type: 'toolCall', id: `c${input}`, name: 'wait', input: {} }],
+    stopReason: 'tool_use',
+    usage: { input, output: 10, cacheRead: 0, cacheWrite: 0 },
+  };
+  return { type: 'done', message };
+}
+
+const wait = defineTool({
+  name: 'wait',
+  description: 'waits a moment',
+  parameters: z.object({}),
+  execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('waited'), 3)),
+});
+
+describe('how a run ends', () => {
+  it('a spent token budget ends with max_tokens and a text that explains it', async () => {
+    const agent = new Agent({
+      provider: inlineProvider([[toolWithUsage(150)], [textDone('never')]]),
+      model: 'm',
+      tools: [wait],
+      orchestrator: stepOrchestrator,
+      limits: { maxTokens: 100 },
+    });
+    const result = await agent.prompt('go').result();
+    expect(result.terminateReason).toBe('max_tokens');
+    expect(result.text).toBe(
+      "Stopped after using 160 tokens of the run's budget of 100 (limits.maxTokens). The history is kept: prompt again to continue, or raise the limit.",
+    );
+  });
+
+  it('durations are rounded to a tenth of a millisecond', async () => {
+    const agent = new Agent({
+      provider: inlineProvider([[toolWithUsage(1)], [textDone('done')]]),
+      model: 'm',
+      tools: [wait],
+      orchestrator: stepOrchestrator,
+    });
+    const result = await agent.prompt('go').result();
+    const durations = [result.durationMs, ...result.toolCalls.map((call) => call.durationMs)];
+    for (const duration of durations) expect(Math.round(duration * 10)).toBe(duration * 10);
+  });
+});

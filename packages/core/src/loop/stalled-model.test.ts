@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { Agent, type AgentEvent, type ModelEvent, ProviderError } from '../index.js';
+import { inlineProvider, textDone } from '../test-support/inline-provider.js';
+import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+
+/** Sends one delta, then nothing until aborted, then a done marked aborted: what a well-behaved provider does. */
+async function* stallsPolitely(
+  _request: unknown,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<ModelEvent> {
+  yield { type: 'text_delta', delta: 'Half an ans' };
+  await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
+  yield {
+    type: 'done',
+    message: { role: 'assistant', content: [{ type: 'text', text: 'Half an ans' }], stopReason: 'aborted' },
+  };
+}
+
+/** Never answers and never looks at its signal; after a while it yields text nobody should see. */
+function deaf(log: string[]) {
+  return async function* (): AsyncGenerator<ModelEvent> {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    log.push('deaf provider yielded');
+    yield { type: 'text_delta', delta: 'too late' };
+    yield textDone('too late');
+  };
+}
+
+function hangsForever(): AsyncGenerator<ModelEvent> {
+  return (async function* () {
+    await new Promise(() => {});
+  })();
+}
+
+function collect(agent: Agent): AgentEvent[] {
+  const events: AgentEvent[] = [];
+  agent.subscribe((event) => events.push(event));
+  return events;
+}
+
+describe('a stalled model stream', () => {
+  it('is a retryable network error: retried, never completed with the partial text', async () => {
+    const provider = inlineProvider([stallsPolitely, [textDone('The whole answer.')]]);
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      orchestrator: stepOrchestrator,
+      streamIdleTimeoutMs: 20,
+      retry: { baseDelayMs: 1 },
+    });
+    const events = collect(agent);
+    const result = await agent.prompt('hi').result();
+    const retries = events.flatMap((event) => (event.type === 'retry' ? [event] : []));
+    expect(retries.map((event) => [event.error.kind, event.discardedPartial])).toEqual([['network', true]]);
+    expect(provider.requests).toHaveLength(2);
+    expect(result.terminateReason).toBe('completed');
+    expect(result.text).toBe('The whole answer.');
+    expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('ends the run with error once retries and the fallback are spent', async () => {
+    const fallback = inlineProvider([stallsPolitely, stallsPolitely], 'backup');
+    const agent = new Agent({
+      provider: inlineProvider([stallsPolitely, stallsPolitely]),
+      fallbackProvider: fallback,
+      model: 'm',
+      orchestrator: stepOrchestrator,
+      streamIdleTimeoutMs: 20,
+      retry: { maxRetries: 1, baseDelayMs: 1 },
+    });
+    const result = await agent.prompt('hi').result();
+    expect(fallback.requests).toHaveLength(2);
+    expect(result.terminateReason).toBe('error');
+    expect(ProviderError.isInstance(result.error) && result.error.kind).toBe('network');
+    expect(result.error?.message).toMatch(/streamIdleTimeoutMs/);
+    expect(result.messages.map((message) => message.role)).toEqual(['user']);
+  });
+});
+
+describe('a provider that ignores its abort signal', () => {
+  it('agent.abort() settles the run at once and later events are ignored', async () => {
+    const log: string[] = [];
+    const agent = new Agent({
+      provider: inlineProvider([deaf(log)]),
+      model: 'm',
+      orchestrator: stepOrchestrator,
+    });
+    const events = collect(agent);
+    const run = agent.prompt('hi');
+    setTimeout(() => agent.abort(), 10);
+    const result = await run.result();
+    expect(log).toEqual([]);
+    expect(result.terminateReason).toBe('aborted');
+    expect(agent.isRunning).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(log).toEqual(['deaf provider yielded']);
+    expect(events.at(-1)?.type).toBe('agent_end');
+    expect(events.some((event) => event.type === 'text_delta')).toBe(false);
+  });
+
+  it('limits.timeoutMs ends the run with timeout', async () => {
+    const agent = new Agent({
+      provider: inlineProvider([hangsForever]),
+      model: 'm',
+      orchestrator: stepOrchestrator,
+      limits: { timeoutMs: 20 },
+    });
+    const result = await agent.prompt('hi').result();
+    expect(result.terminateReason).toBe('timeout');
+    expect(agent.isRunning).toBe(false);
+  });
+
+  it('the idle timeout gives up on it and retries', async () => {
+    const provider = inlineProvider([hangsForever, [textDone('second try')]]);
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      orchestrator: stepOrchestrator,
+      streamIdleTimeoutMs: 20,
+      retry: { baseDelayMs: 1 },
+    });
+    const result = await agent.prompt('hi').result();
+    expect(result.terminateReason).toBe('completed');
+    expect(result.text).toBe('second try');
+  });
+});
+
+describe('an error event that carries a plain Error', () => {
+  it('reaches result.error as a ProviderError with a code and kind', async () => {
+    const agent = new Agent({
+      provider: inlineProvider([[{ type: 'error', error: new Error('socket hang up') as ProviderError }]]),
+      model: 'm',
+      orchestrator: stepOrchestrator,
+    });
+    const result = await agent.prompt('hi').result();
+    expect(result.terminateReason).toBe('error');
+    expect(ProviderError.isInstance(result.error)).toBe(true);
+    expect(result.error?.code).toBe('provider_fatal');
+    expect(result.error?.message).toMatch(/socket hang up/);
+  });
+
+  it('keeps a kind the plain error names', async () => {
+    const error = Object.assign(new Error('slow down'), { kind: 'rate_limit' }) as unknown as ProviderError;
+    const agent = new Agent({
+      provider: inlineProvider([[{ type: 'error', error }], [textDone('ok')]]),
+      model: 'm',
+      orchestrator: stepOrchestrator,
+      retry: { baseDelayMs: 1 },
+    });
+    const result = await agent.prompt('hi').result();
+    expect(result.text).toBe('ok');
+  });
+});
