@@ -1,10 +1,10 @@
-import type { AgentMessage } from '@agent-core/core';
+import type { Message } from '@agent-core/core';
 import { describe, expect, it } from 'vitest';
 import { ReactTranscript } from './react-transcript.js';
 
 describe('ReactTranscript', () => {
   it('turns a native multi-call turn into one action per observation, images kept', () => {
-    const history: AgentMessage[] = [
+    const history: Message[] = [
       { role: 'user', content: 'look' },
       {
         role: 'assistant',
@@ -29,13 +29,13 @@ describe('ReactTranscript', () => {
       },
       { role: 'assistant', stopReason: 'end_turn', content: [{ type: 'text', text: 'Done.' }] },
     ];
-    const transcript = new ReactTranscript(history);
+    const transcript = new ReactTranscript();
     const text = (value: string) => ({
       role: 'assistant',
       content: [{ type: 'text', text: value }],
       stopReason: 'end_turn',
     });
-    expect(transcript.sync()).toEqual([
+    expect(transcript.sync(history)).toEqual([
       { role: 'user', content: 'look' },
       text('Thought: two lookups\nChecking.\nAction: find\nAction Input: {"q":1}'),
       { role: 'user', content: 'Observation: found' },
@@ -51,16 +51,13 @@ describe('ReactTranscript', () => {
     ]);
   });
 
-  it('leaves app-defined messages out and converts only what was added since the last sync', () => {
-    const history = [{ role: 'user', content: 'one' }] as AgentMessage[];
-    const transcript = new ReactTranscript(history);
-    const first = transcript.sync();
+  it('converts only what was added since the last sync', () => {
+    const history: Message[] = [{ role: 'user', content: 'one' }];
+    const transcript = new ReactTranscript();
+    const first = transcript.sync(history);
     const converted = first[0];
-    history.push({ role: 'note', text: 'app only' } as unknown as AgentMessage, {
-      role: 'user',
-      content: 'two',
-    });
-    const second = transcript.sync();
+    history.push({ role: 'user', content: 'two' });
+    const second = transcript.sync(history);
     expect(second).toBe(first);
     expect(second[0]).toBe(converted);
     expect(second).toEqual([
@@ -69,17 +66,13 @@ describe('ReactTranscript', () => {
     ]);
   });
 
-  it('knows when the history changed under it (reset, replaced messages, another array)', () => {
-    const history: AgentMessage[] = [{ role: 'user', content: 'one' }];
-    const transcript = new ReactTranscript(history);
-    transcript.sync();
-    expect(transcript.canContinue(history)).toBe(true);
-    history.push({ role: 'user', content: 'two' });
-    expect(transcript.canContinue(history)).toBe(true);
-    expect(transcript.canContinue([...history])).toBe(false);
-    history.length = 0;
-    expect(transcript.canContinue(history)).toBe(false);
-    history.push({ role: 'user', content: 'other' });
-    expect(transcript.canContinue(history)).toBe(false);
+  it('starts over when the source did not just grow (reset, rewritten messages)', () => {
+    const history: Message[] = [{ role: 'user', content: 'one' }];
+    const transcript = new ReactTranscript();
+    transcript.sync(history);
+    expect(transcript.sync([{ role: 'user', content: 'other' }])).toEqual([
+      { role: 'user', content: 'other' },
+    ]);
+    expect(transcript.sync([])).toEqual([]);
   });
 });

@@ -10,46 +10,41 @@ import type {
 } from '@agent-core/core';
 
 /**
- * The agent's provider-neutral history as the ReAct text protocol, kept up
- * to date incrementally: `sync` converts only the messages added since the
- * last call, so the work per step does not grow with the history.
+ * The history as the model sees it (after the agent's `convertToLlm`) in the
+ * ReAct text protocol, kept up to date incrementally: `sync` converts only
+ * the messages added since the last call, so the work per step does not grow
+ * with the history. It lives for one run, so nothing of it outlives the run.
  *
  * - an assistant message becomes `Thought: ... / Action: ... / Action Input: ...`
  *   for its first tool call, or `Thought: ... / Final Answer: ...` without one;
  *   later calls of the same message get their own Action right before their Observation;
  * - a tool result becomes a user message `Observation: ...` (images kept);
- * - user messages pass as they are; app-defined message kinds are left out.
+ * - user messages pass as they are.
  */
 export class ReactTranscript {
-  /** The converted messages, for `callModel({ messages })`. Only ever appended to. */
+  /** The converted messages, for `callModel({ messages })`. */
   readonly messages: Message[] = [];
-  readonly #source: readonly AgentMessage[];
   #converted = 0;
-  #last: AgentMessage | undefined;
-  #scratch = false;
+  #last: Message | undefined;
   // Calls after the first of an assistant message: their Action is written just before their Observation.
   readonly #deferred = new Map<string, ToolCallBlock>();
 
-  constructor(source: readonly AgentMessage[]) {
-    this.#source = source;
-  }
-
-  /** True when `sync` can go on from where it stopped: the history only grew since. */
-  canContinue(source: readonly AgentMessage[]): boolean {
-    if (source !== this.#source || source.length < this.#converted) return false;
-    return this.#converted === 0 || source[this.#converted - 1] === this.#last;
-  }
-
-  /** True when exchanges that are not in the history (format corrections) were added. */
-  get hasScratch(): boolean {
-    return this.#scratch;
-  }
-
-  /** Converts the messages added to the history since the last call; returns `messages`. */
-  sync(): Message[] {
-    const source = this.#source;
+  /**
+   * Converts what was added to `source` since the last call and returns
+   * `messages`. A source that is not the last one grown (a `convertToLlm`
+   * that rewrote earlier messages) is converted again from the start.
+   */
+  sync(source: readonly Message[]): Message[] {
+    const grown =
+      source.length >= this.#converted &&
+      (this.#converted === 0 || source[this.#converted - 1] === this.#last);
+    if (!grown) {
+      this.messages.length = 0;
+      this.#deferred.clear();
+      this.#converted = 0;
+    }
     for (let index = this.#converted; index < source.length; index++) {
-      this.#convert(source[index] as AgentMessage);
+      this.#convert(source[index] as Message);
     }
     this.#converted = source.length;
     this.#last = source[source.length - 1];
@@ -58,12 +53,11 @@ export class ReactTranscript {
 
   /** Adds a model reply that broke the format and the correction sent back, for the model's eyes only. */
   addScratch(reply: string, correction: string): void {
-    this.#scratch = true;
     if (reply.trim() !== '') this.messages.push(assistantText(reply));
     this.messages.push({ role: 'user', content: correction });
   }
 
-  #convert(message: AgentMessage): void {
+  #convert(message: Message): void {
     const role = (message as { role: string }).role;
     if (role === 'user') this.messages.push(message as UserMessage);
     else if (role === 'assistant') this.#assistant(message as AssistantMessage);

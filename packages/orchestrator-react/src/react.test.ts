@@ -115,7 +115,7 @@ describe('react: end to end', () => {
     ]);
   });
 
-  it('converts only what is new at each step: earlier converted messages are reused, not rebuilt', async () => {
+  it('converts only what is new at each step of a run: earlier converted messages are reused, not rebuilt', async () => {
     const provider = mock({ turns: [...calculatorScript(), { text: final('again', 'same') }] });
     const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: react() });
     await agent.prompt('Calculate').result();
@@ -123,7 +123,8 @@ describe('react: end to end', () => {
     const [first, second, third, fourth] = provider.requests;
     expect(second?.messages[0]).toBe(first?.messages[0]);
     expect(third?.messages[1]).toBe(second?.messages[1]);
-    expect(fourth?.messages[4]).toBe(third?.messages[4]);
+    // A new run converts the history once more (the transcript does not outlive its run), to the same text.
+    expect(fourth?.messages.slice(0, 5)).toEqual(third?.messages);
     expect(fourth?.messages.length).toBe(7);
   });
 

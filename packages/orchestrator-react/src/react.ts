@@ -1,5 +1,4 @@
 import {
-  type AgentMessage,
   AgentError,
   type AssistantMessage,
   ConfigError,
@@ -29,7 +28,6 @@ export interface ReactOptions {
 interface Settings {
   maxFormatRetries: number;
   stopSequences: readonly string[];
-  transcripts: WeakMap<readonly AgentMessage[], ReactTranscript>;
 }
 
 /**
@@ -51,8 +49,6 @@ export function react(options: ReactOptions = {}): Orchestrator {
   const settings: Settings = {
     maxFormatRetries,
     stopSequences: options.stopSequences ?? ['\nObservation:'],
-    // One converted transcript per history, kept between runs so each step converts only what is new.
-    transcripts: new WeakMap(),
   };
   return { name: 'react', run: (context) => runReact(context, settings) };
 }
@@ -60,7 +56,8 @@ export function react(options: ReactOptions = {}): Orchestrator {
 async function runReact(context: OrchestratorContext, settings: Settings): Promise<RunEnd> {
   const specs = reactToolSpecs(context.toolSpecs);
   const section = protocolSection(specs);
-  const transcript = transcriptFor(context, settings);
+  // One transcript per run: each step converts only what is new, and nothing of it outlives the run.
+  const transcript = new ReactTranscript();
   let formatFailures = 0;
   let calls = 0;
 
@@ -82,7 +79,7 @@ async function runReact(context: OrchestratorContext, settings: Settings): Promi
         if (attempt > 0) splitter = newSplitter();
       },
       system: own === undefined || own === '' ? section : `${own}\n\n${section}`,
-      messages: transcript.sync(),
+      messages: transcript.sync(context.modelMessages()),
       tools: [],
       stopSequences: settings.stopSequences,
       append: false,
@@ -169,7 +166,7 @@ async function runReact(context: OrchestratorContext, settings: Settings): Promi
         await context.executeTool(call);
       }
       if (step.extraActions > 0) {
-        transcript.sync();
+        transcript.sync(context.modelMessages());
         transcript.addScratch(
           '',
           `Note: only the first Action of your reply was run; ${step.extraActions} more were ignored. Write one Action per reply and wait for its Observation.`,
@@ -194,16 +191,6 @@ async function runReact(context: OrchestratorContext, settings: Settings): Promi
     if (context.pollFollowUp().length > 0 || context.pollSteering().length > 0) continue;
     return { reason: cutOff ? 'output_limit' : 'completed', text: step.answer };
   }
-}
-
-function transcriptFor(context: OrchestratorContext, settings: Settings): ReactTranscript {
-  const history = context.messages;
-  const kept = settings.transcripts.get(history);
-  // Format corrections are for the run that made them; a new run starts from the history alone.
-  if (kept !== undefined && !kept.hasScratch && kept.canContinue(history)) return kept;
-  const transcript = new ReactTranscript(history);
-  settings.transcripts.set(history, transcript);
-  return transcript;
 }
 
 function findTool(specs: readonly ReactToolSpec[], name: string): ReactToolSpec | undefined {

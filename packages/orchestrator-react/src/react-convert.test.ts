@@ -1,0 +1,61 @@
+import { Agent, type AgentMessage, type Message } from '@agent-core/core';
+import { mock } from '@agent-core/provider-mock';
+import { describe, expect, it } from 'vitest';
+import { react } from './index.js';
+import { calculator } from './test-support/calculator.js';
+import { action, expectValidHistory, final } from './test-support/history.js';
+
+declare module '@agent-core/core' {
+  interface CustomAgentMessages {
+    reminder: { role: 'reminder'; text: string };
+  }
+}
+
+const reminder: AgentMessage = { role: 'reminder', text: 'Answer in French.' };
+
+describe('react: the model sees the history through convertToLlm, as with agentic', () => {
+  it("applies the agent's convertToLlm before the ReAct transcript", async () => {
+    const provider = mock({
+      turns: [
+        { text: action('Compute it.', 'calculator', { expression: '2+2' }) },
+        { text: final('Done.', 'quatre') },
+      ],
+    });
+    const convertToLlm = (messages: readonly AgentMessage[]): Message[] =>
+      messages.map((message) =>
+        message.role === 'reminder' ? { role: 'user', content: `(reminder) ${message.text}` } : message,
+      );
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      tools: [calculator],
+      orchestrator: react(),
+      convertToLlm,
+      messages: [reminder],
+    });
+    const result = await agent.prompt('What is 2+2?').result();
+    expect(result.text).toBe('quatre');
+    const [first, second] = provider.requests;
+    expect(first?.messages).toEqual([
+      { role: 'user', content: '(reminder) Answer in French.' },
+      { role: 'user', content: 'What is 2+2?' },
+    ]);
+    expect(second?.messages[0]).toEqual({ role: 'user', content: '(reminder) Answer in French.' });
+    expect(second?.messages.at(-1)).toEqual({ role: 'user', content: 'Observation: 4' });
+    expect(result.messages[0]).toBe(reminder);
+    expectValidHistory(result.messages);
+  });
+
+  it('leaves app-defined messages out when there is no convertToLlm', async () => {
+    const provider = mock({ turns: [{ text: final('Sure.', 'four') }] });
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      tools: [calculator],
+      orchestrator: react(),
+      messages: [reminder],
+    });
+    await agent.prompt('What is 2+2?').result();
+    expect(provider.requests[0]?.messages).toEqual([{ role: 'user', content: 'What is 2+2?' }]);
+  });
+});
