@@ -23,12 +23,16 @@ export async function runAgent(
     end = { reason: 'error', error: toAgentError(error, 'orchestrator_failed') };
   }
   const signal = context.signal;
+  const halt = state.halt;
+  // Governance stopped the run (a pause or the guard): that, not the abort it used, is how the run ended.
+  if (halt !== undefined) end = { reason: halt.reason, error: halt.error };
   // An abort that lands after the last check still ends the run as aborted.
-  if (signal.aborted && end.reason === 'completed') {
+  else if (signal.aborted && end.reason === 'completed') {
     end = { ...end, reason: state.stopCause ?? 'aborted' };
   }
   try {
-    context.closePending(endReasonText(end.reason));
+    // A pause leaves the calls waiting for approval unanswered: `agent.resume()` runs them.
+    if (end.reason !== 'await_user') context.closePending(endReasonText(end.reason, halt?.error));
   } catch (error) {
     end = { reason: 'error', error: toAgentError(error) };
   }
@@ -60,6 +64,7 @@ export async function runAgent(
     result.error = end.error;
   }
   if (end.output !== undefined) result.output = end.output;
+  if (end.reason === 'await_user') result.pendingApprovals = halt?.pendingApprovals ?? [];
   if (end.outputValid !== undefined) result.outputValid = end.outputValid;
   if (result.error !== undefined && end.reason === 'error') {
     context.deliver({
@@ -74,7 +79,8 @@ export async function runAgent(
   return result;
 }
 
-function endReasonText(reason: TerminateReason): string {
+function endReasonText(reason: TerminateReason, haltError: AgentError | undefined): string {
+  if (haltError !== undefined) return 'the guard ended the run first.';
   switch (reason) {
     case 'aborted':
       return 'the run was aborted first.';

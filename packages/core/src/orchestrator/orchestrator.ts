@@ -36,10 +36,14 @@ export interface ModelCallOptions {
   onAttemptStart?: (attempt: number) => void;
 }
 
-/** The outcome of `ctx.callModel`. On failure nothing was appended to the history. */
+/**
+ * The outcome of `ctx.callModel`. On failure nothing was appended to the
+ * history; `max_tokens` means the request alone would have exceeded what is
+ * left of `limits.maxTokens`, so it was not sent.
+ */
 export type ModelCallResult =
   | { ok: true; message: AssistantMessage }
-  | { ok: false; reason: 'aborted' | 'timeout' | 'error'; error: AgentError };
+  | { ok: false; reason: 'aborted' | 'timeout' | 'error' | 'max_tokens'; error: AgentError };
 
 /** How a run ends, as an orchestrator reports it. Core builds the `AgentResult` from it. */
 export interface RunEnd {
