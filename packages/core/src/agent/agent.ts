@@ -200,14 +200,21 @@ export class Agent {
       }
     };
     const startedAt = performance.now();
-    const result = this.#run(input, options, orchestrator, controller, runId, traceId, startedAt, decisions).finally(
-      () => {
-        channel.close();
-        // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
-        shared.deliver = noDelivery;
-        if (this.#controller === controller) this.#controller = undefined;
-      },
-    );
+    const result = this.#run(
+      input,
+      options,
+      orchestrator,
+      controller,
+      runId,
+      traceId,
+      startedAt,
+      decisions,
+    ).finally(() => {
+      channel.close();
+      // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
+      shared.deliver = noDelivery;
+      if (this.#controller === controller) this.#controller = undefined;
+    });
     return new AgentRun(runId, channel, result, (reason) => controller.abort(reason));
   }
 
@@ -315,7 +322,8 @@ export class Agent {
           : { name: orchestrator.name, run: async () => ({ reason: 'error', error: setupError }) };
       const result = await runAgent(context, failing ?? orchestrator, startedAt, traceId);
       // Whatever ended the run answered or re-listed the calls that were waiting; a new prompt answers them as skipped.
-      shared.approvals.pending = result.pendingApprovals === undefined ? [] : structuredClone(result.pendingApprovals);
+      shared.approvals.pending =
+        result.pendingApprovals === undefined ? [] : structuredClone(result.pendingApprovals);
       return result;
     } finally {
       if (timer !== undefined) clearTimeout(timer);

@@ -14,7 +14,11 @@ import { callsDone, countedTools } from '../governance/test-support/governed-too
 import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
 
-function decide(approval: PendingApproval | undefined, decision: 'allow' | 'deny', reason?: string): ApprovalDecision {
+function decide(
+  approval: PendingApproval | undefined,
+  decision: 'allow' | 'deny',
+  reason?: string,
+): ApprovalDecision {
   if (approval === undefined) throw new Error('no pending approval');
   return decision === 'deny'
     ? { toolCallId: approval.toolCallId, inputHash: approval.inputHash, decision, reason }
@@ -91,7 +95,9 @@ describe('agent.resume()', () => {
     const first = new Agent({ ...base, provider: inlineProvider(script()) });
     const paused = await first.prompt('go').result();
     expect(paused.pendingApprovals?.map((approval) => approval.toolCallId)).toEqual(['w1', 'w2']);
-    const stored = JSON.parse(JSON.stringify({ messages: first.messages, pendingApprovals: first.pendingApprovals }));
+    const stored = JSON.parse(
+      JSON.stringify({ messages: first.messages, pendingApprovals: first.pendingApprovals }),
+    );
 
     const secondProvider = inlineProvider(script().slice(1));
     const second = new Agent({ ...base, provider: secondProvider, ...stored });
@@ -125,9 +131,9 @@ describe('agent.resume()', () => {
     const forged = { toolCallId: 'w1', inputHash: 'sha256:0000', decision: 'allow' } as const;
     expect(() => agent.resume({ decisions: [forged] })).toThrow(ApprovalError);
     expect(() => agent.resume({ decisions: [forged] })).toThrow(/made for other input/);
-    expect(() =>
-      agent.resume({ decisions: [{ ...decide(approval, 'allow'), toolCallId: 'nope' }] }),
-    ).toThrow(expect.objectContaining({ code: 'approval_unknown_call' }));
+    expect(() => agent.resume({ decisions: [{ ...decide(approval, 'allow'), toolCallId: 'nope' }] })).toThrow(
+      expect.objectContaining({ code: 'approval_unknown_call' }),
+    );
     expect(() =>
       agent.resume({ decisions: [{ ...decide(approval, 'allow'), decision: 'maybe' } as never] }),
     ).toThrow(expect.objectContaining({ code: 'approval_invalid' }));
@@ -165,8 +171,12 @@ describe('agent.resume()', () => {
     const result = await run.result();
     expect(result.terminateReason).toBe('aborted');
     expect(runs.write_file).toBe(0);
-    const [denied] = result.messages.filter((message) => message.role === 'toolResult') as ToolResultMessage[];
-    expect(denied?.content).toBe("Tool call 'write_file' was denied: the run was aborted while it waited for approval.");
+    const [denied] = result.messages.filter(
+      (message) => message.role === 'toolResult',
+    ) as ToolResultMessage[];
+    expect(denied?.content).toBe(
+      "Tool call 'write_file' was denied: the run was aborted while it waited for approval.",
+    );
     expect(historyProblems(result.messages)).toEqual([]);
   });
 
@@ -181,7 +191,9 @@ describe('agent.resume()', () => {
     });
     const paused = await agent.prompt('go').result();
     const signal = AbortSignal.abort();
-    const result = await agent.resume({ decisions: [decide(paused.pendingApprovals?.[0], 'allow')], signal }).result();
+    const result = await agent
+      .resume({ decisions: [decide(paused.pendingApprovals?.[0], 'allow')], signal })
+      .result();
     expect(result.terminateReason).toBe('aborted');
     expect(runs.write_file).toBe(0);
     expect(historyProblems(result.messages)).toEqual([]);
@@ -191,7 +203,10 @@ describe('agent.resume()', () => {
   it('a new prompt instead of a resume answers the waiting calls as skipped', async () => {
     const { runs, tools } = countedTools();
     const agent = new Agent({
-      provider: inlineProvider([[toolDone('write_file', { path: 'a', content: '1' }, 'w1')], [textDone('ok')]]),
+      provider: inlineProvider([
+        [toolDone('write_file', { path: 'a', content: '1' }, 'w1')],
+        [textDone('ok')],
+      ]),
       model: 'm',
       tools,
       policy: policies.standard,

@@ -53,7 +53,13 @@ export interface AgentEventBodies {
   error: { error: AgentError };
   agent_end: { result: AgentResult };
   /** The policy decided a tool call. */
-  policy: { toolCall: ToolCallBlock; risk: ToolRisk; decision: PolicyDecision; reason: string; policy: string };
+  policy: {
+    toolCall: ToolCallBlock;
+    risk: ToolRisk;
+    decision: PolicyDecision;
+    reason: string;
+    policy: string;
+  };
   /** A call needs a person's decision: the approver is asked, or the run will pause for it. */
   approval_request: { approval: PendingApproval };
   /** A call was decided: by the approver, a resume's decision, a remembered "allow always", or an abort (deny). */

@@ -9,7 +9,13 @@ import type { GuardAction, GuardObservation, GuardVerdict } from './guard.js';
 import { inputHash } from './input-hash.js';
 import { missingIntentText, parseIntents, type Intent } from './intent.js';
 import type { PendingApproval } from './pending-approval.js';
-import { defaultToolRisk, higherRisk, isToolRisk, type PolicyDecision, type PolicyVerdict } from './policy.js';
+import {
+  defaultToolRisk,
+  higherRisk,
+  isToolRisk,
+  type PolicyDecision,
+  type PolicyVerdict,
+} from './policy.js';
 import type { RunGovernance } from './run-governance.js';
 
 /** Why the gate did not let a call run: an error result, or a pause for a person's decision. */
@@ -27,7 +33,6 @@ export async function admitCall(
   call: ToolCallBlock,
   tool: AnyTool,
 ): Promise<GateRefusal | undefined> {
-  const state = context.state;
   let risk: ToolRisk = tool.risk ?? defaultToolRisk;
   let intentReason: string | undefined;
   if (governance.intentRequired) {
@@ -97,7 +102,13 @@ export async function admitCall(
   if (approve !== undefined) {
     const answer = await ask(context, approve, pending, call);
     if (answer === 'aborted') {
-      context.emit({ type: 'approval', toolCall: call, decision: 'deny', reason: 'aborted', source: 'abort' });
+      context.emit({
+        type: 'approval',
+        toolCall: call,
+        decision: 'deny',
+        reason: 'aborted',
+        source: 'abort',
+      });
       return refuse(`Tool call '${call.name}' was denied: the run was aborted while it waited for approval.`);
     }
     context.emit({
@@ -288,12 +299,16 @@ function guardVerdict(
   } catch (error) {
     return { action: 'kill', reason: `guard '${guard.name}' failed (${errorText(error)})` };
   }
-  if (typeof verdict === 'string') return { action: verdict, reason: `guard '${guard.name}' says '${verdict}'` };
+  if (typeof verdict === 'string')
+    return { action: verdict, reason: `guard '${guard.name}' says '${verdict}'` };
   return { action: verdict.action, reason: verdict.reason };
 }
 
 /** Checks the guard before a model call: `warn` emits, `pause` and `kill` stop the run. Only runs with a guard call it. */
-export function guardModelCall(context: RunContext, governance: RunGovernance): 'await_user' | 'error' | undefined {
+export function guardModelCall(
+  context: RunContext,
+  governance: RunGovernance,
+): 'await_user' | 'error' | undefined {
   const state = context.state;
   const { action, reason } = guardVerdict(governance, {
     kind: 'model_call',

@@ -80,8 +80,16 @@ describe('hooks.beforeRun', () => {
 
 describe('hooks.beforeToolCall fails closed', () => {
   it.each([
-    ['throws', () => Promise.reject(new Error('audit log down')), /the beforeToolCall hook failed \(audit log down\)/],
-    ['does not answer in time', () => new Promise<undefined>(() => {}), /did not answer within 20 ms \(hookTimeoutMs\)/],
+    [
+      'throws',
+      () => Promise.reject(new Error('audit log down')),
+      /the beforeToolCall hook failed \(audit log down\)/,
+    ],
+    [
+      'does not answer in time',
+      () => new Promise<undefined>(() => {}),
+      /did not answer within 20 ms \(hookTimeoutMs\)/,
+    ],
   ])('a hook that %s blocks the call', async (_name, hook, message) => {
     const { runs, tools } = countedTools();
     const agent = new Agent({

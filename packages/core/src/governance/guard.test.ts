@@ -37,8 +37,13 @@ describe('guard', () => {
     expect(runs.read_file).toBe(3);
     const results = resultsOf(result.messages);
     expect(results.map((message) => message.isError)).toEqual([false, false, false, true, true]);
-    expect(results[3]?.content).toMatch(/refused by the guard: this is call 4 in a row of 'read_file' with the same input/);
-    expect(events.filter((event) => event.type === 'guard').map((event) => event.action)).toEqual(['block', 'block']);
+    expect(results[3]?.content).toMatch(
+      /refused by the guard: this is call 4 in a row of 'read_file' with the same input/,
+    );
+    expect(events.filter((event) => event.type === 'guard').map((event) => event.action)).toEqual([
+      'block',
+      'block',
+    ]);
     expect(result.terminateReason).toBe('completed');
   });
 
@@ -82,13 +87,20 @@ describe('guard', () => {
       provider: inlineProvider([[toolDone('read_file', { path: 'x' })], [textDone('ok')]]),
       model: 'm',
       tools,
-      guard: { name: 'watch', check: (observation) => (observation.kind === 'tool_call' ? { action: 'warn', reason: 'watching' } : 'ok') },
+      guard: {
+        name: 'watch',
+        check: (observation) =>
+          observation.kind === 'tool_call' ? { action: 'warn', reason: 'watching' } : 'ok',
+      },
       orchestrator: stepOrchestrator,
     });
     const events: AgentEvent[] = [];
     warned.subscribe((event) => events.push(event));
     expect((await warned.prompt('go').result()).terminateReason).toBe('completed');
-    expect(events.find((event) => event.type === 'guard')).toMatchObject({ action: 'warn', reason: 'watching' });
+    expect(events.find((event) => event.type === 'guard')).toMatchObject({
+      action: 'warn',
+      reason: 'watching',
+    });
     expect(runs.read_file).toBe(1);
 
     const paused = new Agent({
@@ -100,10 +112,15 @@ describe('guard', () => {
     });
     const result = await paused.prompt('go').result();
     expect(result.terminateReason).toBe('await_user');
-    expect(result.pendingApprovals?.[0]).toMatchObject({ toolCallId: 'p1', reason: "the guard asks: guard 'careful' says 'pause'" });
+    expect(result.pendingApprovals?.[0]).toMatchObject({
+      toolCallId: 'p1',
+      reason: "the guard asks: guard 'careful' says 'pause'",
+    });
     const [approval] = paused.pendingApprovals;
     const resumed = await paused
-      .resume({ decisions: [{ toolCallId: 'p1', inputHash: approval?.inputHash as string, decision: 'allow' }] })
+      .resume({
+        decisions: [{ toolCallId: 'p1', inputHash: approval?.inputHash as string, decision: 'allow' }],
+      })
       .result();
     expect(resumed.terminateReason).toBe('completed');
     expect(runs.read_file).toBe(2);
@@ -127,18 +144,30 @@ describe('guard', () => {
 describe('token budget (limits.maxTokens)', () => {
   it('stops before a model call whose input alone exceeds what is left, with a typed max_tokens error', async () => {
     const provider = inlineProvider([[textDone('never sent')]]);
-    const agent = new Agent({ provider, model: 'm', limits: { maxTokens: 100 }, orchestrator: stepOrchestrator });
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      limits: { maxTokens: 100 },
+      orchestrator: stepOrchestrator,
+    });
     const result = await agent.prompt('x'.repeat(1000)).result();
     expect(result.terminateReason).toBe('max_tokens');
     expect(result.error).toBeInstanceOf(RunStoppedError);
     expect(result.error?.code).toBe('max_tokens');
-    expect(result.error?.message).toMatch(/its input alone is about 250 tokens, and only 100 of limits.maxTokens \(100\) are left/);
+    expect(result.error?.message).toMatch(
+      /its input alone is about 250 tokens, and only 100 of limits.maxTokens \(100\) are left/,
+    );
     expect(provider.requests).toHaveLength(0);
   });
 
   it("uses the provider's countTokens when it has one, and sends a request that fits", async () => {
     const provider = Object.assign(inlineProvider([[textDone('fits')]]), { countTokens: async () => 40 });
-    const agent = new Agent({ provider, model: 'm', limits: { maxTokens: 50 }, orchestrator: stepOrchestrator });
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      limits: { maxTokens: 50 },
+      orchestrator: stepOrchestrator,
+    });
     const result = await agent.prompt('x'.repeat(1000)).result();
     expect(result.terminateReason).toBe('completed');
     expect(result.text).toBe('fits');

@@ -80,7 +80,10 @@ export function defaultGuard(options: DefaultGuardOptions = {}): Guard {
     name: 'default',
     check(observation) {
       if (maxDurationMs !== undefined && observation.elapsedMs >= maxDurationMs) {
-        return { action: 'kill', reason: `the run has taken ${Math.round(observation.elapsedMs)} ms of its ${maxDurationMs} ms` };
+        return {
+          action: 'kill',
+          reason: `the run has taken ${Math.round(observation.elapsedMs)} ms of its ${maxDurationMs} ms`,
+        };
       }
       if (observation.kind === 'model_call') {
         const { maxTokens, usage } = observation;
@@ -94,7 +97,10 @@ export function defaultGuard(options: DefaultGuardOptions = {}): Guard {
       }
       const { repeats, toolCall } = observation;
       if (repeats >= killAt) {
-        return { action: 'kill', reason: `'${toolCall.name}' was called ${repeats} times in a row with the same input` };
+        return {
+          action: 'kill',
+          reason: `'${toolCall.name}' was called ${repeats} times in a row with the same input`,
+        };
       }
       if (repeats >= blockAt) {
         return {

@@ -43,7 +43,10 @@ describe('intents', () => {
   });
 
   it('a declared risk raises the tool risk the policy sees, and never lowers it', async () => {
-    const raised = run('<intent tool="read_file" risk="execute">runs a script as it reads</intent>', policies.strict);
+    const raised = run(
+      '<intent tool="read_file" risk="execute">runs a script as it reads</intent>',
+      policies.strict,
+    );
     const raisedResult = await raised.agent.prompt('read').result();
     expect(raised.runs.read_file).toBe(0);
     expect(firstResult(raisedResult.messages)?.content).toMatch(/says 'deny' for risk 'execute'/);
@@ -63,7 +66,8 @@ describe('intents', () => {
       tools: counted.tools,
       policy: policies.standard,
       intentRequired: true,
-      approve: (request) => (request.risk === 'execute' ? { decision: 'deny', reason: 'saw execute' } : 'allow'),
+      approve: (request) =>
+        request.risk === 'execute' ? { decision: 'deny', reason: 'saw execute' } : 'allow',
       orchestrator: stepOrchestrator,
     });
     const loweredResult = await lowered.prompt('list').result();
@@ -75,6 +79,8 @@ describe('intents', () => {
     const { runs, agent } = run('<intent tool="read_file" risk="harmless">trust me</intent>');
     const result = await agent.prompt('read').result();
     expect(runs.read_file).toBe(0);
-    expect(firstResult(result.messages)?.content).toMatch(/declares risk "harmless", which is not one of read, write, network, execute/);
+    expect(firstResult(result.messages)?.content).toMatch(
+      /declares risk "harmless", which is not one of read, write, network, execute/,
+    );
   });
 });

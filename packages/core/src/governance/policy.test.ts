@@ -38,7 +38,13 @@ describe('policy decision paths', () => {
   it('deny: strict hides execute and network tools, and a call to one anyway is an error result saying why', async () => {
     const { runs, tools } = countedTools();
     const provider = inlineProvider([[toolDone('run_command', { command: 'ls' })], [textDone('ok')]]);
-    const agent = new Agent({ provider, model: 'm', tools, policy: policies.strict, orchestrator: stepOrchestrator });
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      tools,
+      policy: policies.strict,
+      orchestrator: stepOrchestrator,
+    });
     const result = await agent.prompt('list').result();
     expect(provider.requests[0]?.tools?.map((tool) => tool.name)).toEqual(['read_file', 'write_file']);
     expect(runs.run_command).toBe(0);
@@ -54,7 +60,12 @@ describe('policy decision paths', () => {
   it.each<[string, ApprovalAnswer, number, RegExp | undefined]>([
     ['allow once', 'allow', 1, undefined],
     ['allow always', 'allow_always', 1, undefined],
-    ['deny with a reason', { decision: 'deny', reason: 'not that file' }, 0, /denied by the user: not that file/],
+    [
+      'deny with a reason',
+      { decision: 'deny', reason: 'not that file' },
+      0,
+      /denied by the user: not that file/,
+    ],
   ])('ask answered %s', async (_name, answer, expectedRuns, errorText) => {
     const { runs, tools } = countedTools();
     const asked: string[] = [];
@@ -168,11 +179,13 @@ describe('policy decision paths', () => {
     const seen: string[] = [];
     const agent = new Agent({
       provider: inlineProvider([
-        [callsDone([
-          { id: 'a', name: 'read_file', input: { path: 'x' } },
-          { id: 'b', name: 'write_file', input: { path: 'secret.env', content: '' } },
-          { id: 'c', name: 'write_file', input: { path: 'notes.md', content: '' } },
-        ])],
+        [
+          callsDone([
+            { id: 'a', name: 'read_file', input: { path: 'x' } },
+            { id: 'b', name: 'write_file', input: { path: 'secret.env', content: '' } },
+            { id: 'c', name: 'write_file', input: { path: 'notes.md', content: '' } },
+          ]),
+        ],
         [textDone('done')],
       ]),
       model: 'm',

@@ -49,7 +49,10 @@ export interface RunSetup {
 }
 
 /** True when a run needs `prepareRun`: a beforeRun hook, a policy, a guard, intents or decisions to apply. */
-export function needsRunSetup(options: AgentOptions, decisions: ReadonlyMap<string, unknown> | undefined): boolean {
+export function needsRunSetup(
+  options: AgentOptions,
+  decisions: ReadonlyMap<string, unknown> | undefined,
+): boolean {
   return (
     options.hooks?.beforeRun !== undefined ||
     options.policy !== undefined ||
@@ -96,7 +99,9 @@ export async function prepareRun(input: {
       }
     }
     if (typeof context.model !== 'string' || context.model === '') {
-      throw new HookError('A beforeRun hook set an empty model; set a model name such as "claude-sonnet-4-5".');
+      throw new HookError(
+        'A beforeRun hook set an empty model; set a model name such as "claude-sonnet-4-5".',
+      );
     }
   }
   let tools = input.tools;
@@ -131,7 +136,9 @@ async function prepareTools(tools: readonly AnyTool[]): Promise<RunTools> {
   const byName = new Map<string, PreparedTool>();
   for (const tool of tools) {
     if (byName.has(tool.name))
-      throw new ConfigError(`A beforeRun hook left two tools named '${tool.name}'; tool names must be unique.`);
+      throw new ConfigError(
+        `A beforeRun hook left two tools named '${tool.name}'; tool names must be unique.`,
+      );
     byName.set(tool.name, undefined as unknown as PreparedTool);
   }
   await loadSchemaSupport(tools);

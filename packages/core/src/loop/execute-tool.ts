@@ -30,7 +30,8 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
     );
   }
   // A run paused for approval leaves every later call unanswered, even for an orchestrator that goes on.
-  if (state.halt?.reason === 'await_user') return waiting(call, `Tool call '${call.name}' waits for approval.`);
+  if (state.halt?.reason === 'await_user')
+    return waiting(call, `Tool call '${call.name}' waits for approval.`);
   context.deliver({
     type: 'tool_call_start',
     runId: state.runId,

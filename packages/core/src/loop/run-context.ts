@@ -76,7 +76,11 @@ export class RunContext implements OrchestratorContext {
     const state = this.state;
     const source = state.systemPrompt;
     return typeof source === 'function'
-      ? source({ provider: state.shared.options.provider.name, model: state.settings.model, tools: state.tools })
+      ? source({
+          provider: state.shared.options.provider.name,
+          model: state.settings.model,
+          tools: state.tools,
+        })
       : source;
   }
 
