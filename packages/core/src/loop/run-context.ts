@@ -19,7 +19,7 @@ import type { AnyTool } from '../tool/tool.js';
 import { callModel } from './call-model.js';
 import { executeTool, executeTools } from './execute-tool.js';
 import type { RunState } from './run-state.js';
-import { guardModelCall } from '../governance/admit-call.js';
+import { guardModelCall } from '../governance/guard-check.js';
 
 /** The `OrchestratorContext` of one run. */
 export class RunContext implements OrchestratorContext {

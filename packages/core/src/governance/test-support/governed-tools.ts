@@ -4,14 +4,14 @@ import { defineTool } from '../../index.js';
 
 /** Tools of each risk that count their runs, for governance tests. */
 export function countedTools() {
-  const runs: Record<string, number> = { read_file: 0, write_file: 0, run_command: 0, fetch_url: 0 };
+  const runs = { read_file: 0, write_file: 0, run_command: 0, fetch_url: 0 };
   const read = defineTool({
     name: 'read_file',
     description: 'reads a file',
     risk: 'read',
     parameters: z.object({ path: z.string() }),
     execute: ({ path }) => {
-      runs.read_file = (runs.read_file ?? 0) + 1;
+      runs.read_file++;
       return `contents of ${path}`;
     },
   });
@@ -21,7 +21,7 @@ export function countedTools() {
     risk: 'write',
     parameters: z.object({ path: z.string(), content: z.string() }),
     execute: ({ path }) => {
-      runs.write_file = (runs.write_file ?? 0) + 1;
+      runs.write_file++;
       return `wrote ${path}`;
     },
   });
@@ -31,7 +31,7 @@ export function countedTools() {
     risk: 'execute',
     parameters: z.object({ command: z.string() }),
     execute: ({ command }) => {
-      runs.run_command = (runs.run_command ?? 0) + 1;
+      runs.run_command++;
       return `ran ${command}`;
     },
   });
@@ -40,7 +40,7 @@ export function countedTools() {
     description: 'fetches a URL',
     parameters: z.object({ url: z.string() }),
     execute: ({ url }) => {
-      runs.fetch_url = (runs.fetch_url ?? 0) + 1;
+      runs.fetch_url++;
       return `fetched ${url}`;
     },
   });
