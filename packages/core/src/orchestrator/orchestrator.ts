@@ -101,7 +101,11 @@ export interface OrchestratorContext {
   endTurn(message?: AssistantMessage): void;
   /** Calls the model with the history, the agent's tools and system prompt. */
   callModel(options?: ModelCallOptions): Promise<ModelCallResult>;
-  /** Runs one tool call and appends its result. Never throws. */
+  /**
+   * Runs one tool call and appends its result. Never throws. A call that
+   * pauses for approval gets no result: the run's signal aborts (stop there)
+   * and the returned message is not in the history.
+   */
   executeTool(call: ToolCallBlock): Promise<ToolResultMessage>;
   /** Runs calls concurrently (bounded by `maxParallelTools`); appends results in call order. Never throws. */
   executeTools(calls: readonly ToolCallBlock[]): Promise<ToolResultMessage[]>;
