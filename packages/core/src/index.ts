@@ -22,6 +22,9 @@ export { AgentBusyError } from './errors/agent-busy-error.js';
 export { ConfigError } from './errors/config-error.js';
 export { RegistryError } from './errors/registry-error.js';
 export { RunStoppedError } from './errors/run-error.js';
+export { ApprovalError } from './errors/approval-error.js';
+export { GuardError } from './errors/guard-error.js';
+export { HookError } from './errors/hook-error.js';
 
 export type {
   JsonSchema,
@@ -107,3 +110,31 @@ export type {
 export type { RetryPolicy } from './loop/retry-policy.js';
 export type { LogFields, Logger } from './logger/logger.js';
 export { silentLogger, stderrLogger } from './logger/logger.js';
+export type { ResumeOptions } from './agent/resume.js';
+
+export type { ApprovalDecision, PendingApproval } from './governance/pending-approval.js';
+export type { ApprovalAnswer, ApprovalChoice, ApprovalRequest, Approver } from './governance/approval.js';
+export { definePolicy, defaultToolRisk, policies } from './governance/policy.js';
+export type {
+  Policy,
+  PolicyDecision,
+  PolicyFunction,
+  PolicyOption,
+  PolicyRules,
+  PolicyRunInfo,
+  PolicyVerdict,
+} from './governance/policy.js';
+export { defaultGuard } from './governance/guard.js';
+export type {
+  DefaultGuardOptions,
+  Guard,
+  GuardAction,
+  GuardObservation,
+  GuardRunObservation,
+  GuardVerdict,
+} from './governance/guard.js';
+export { parseIntents } from './governance/intent.js';
+export type { Intent } from './governance/intent.js';
+export { inputHash } from './governance/input-hash.js';
+export { canonicalJson } from './governance/canonical-json.js';
+export type { BeforeRunContext, BeforeRunHook } from './governance/prepare-run.js';

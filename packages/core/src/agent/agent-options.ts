@@ -4,6 +4,11 @@ import type { Provider, ToolChoice } from '../provider/provider.js';
 import type { RetryPolicy } from '../loop/retry-policy.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { Logger } from '../logger/logger.js';
+import type { Approver } from '../governance/approval.js';
+import type { Guard } from '../governance/guard.js';
+import type { PendingApproval } from '../governance/pending-approval.js';
+import type { PolicyOption } from '../governance/policy.js';
+import type { BeforeRunHook } from '../governance/prepare-run.js';
 
 /** Limits on one run. */
 export interface RunLimits {
@@ -33,8 +38,15 @@ export interface AgentHooks {
   /**
    * Called for every tool call after its input was validated and before it
    * runs; `{ block }` turns the call into an error result with that reason.
+   * It fails closed: a throw, or no answer within `hookTimeoutMs`, blocks the call.
    */
   beforeToolCall?(call: ToolCallBlock, tool: AnyTool): ToolCallDecision | Promise<ToolCallDecision>;
+  /**
+   * Run in order before each run's first model call; each may change the
+   * model, tools, system prompt and policy for that run. A throw ends the run
+   * with a `HookError` before any model call.
+   */
+  beforeRun?: BeforeRunHook | readonly BeforeRunHook[];
 }
 
 /** Options of `new Agent(...)`. */
@@ -77,4 +89,22 @@ export interface AgentOptions {
   /** A stream with no event for this long fails as a retryable network error. Default 120 s. */
   streamIdleTimeoutMs?: number;
   logger?: Logger;
+  /** How long an asynchronous `beforeToolCall` hook may take before the call is blocked. Default 30 s. */
+  hookTimeoutMs?: number;
+  /**
+   * Decides each tool call: `allow`, `ask` (the approver, or a pause with
+   * `await_user`) or `deny`. A profile (`policies.standard`), rules or a
+   * function. Default: every call allowed.
+   */
+  policy?: PolicyOption;
+  /** Asked about calls the policy or guard wants approved. Without it, such calls pause the run. */
+  approve?: Approver;
+  /** Watches calls and the run; `true` uses `defaultGuard()`. Default: no guard. */
+  guard?: Guard | boolean;
+  /** The model must declare `<intent tool="..." risk="...">why</intent>` before each tool call. Default false. */
+  intentRequired?: boolean;
+  /** Approvals a stored session was waiting for (`agent.pendingApprovals` of the process that paused). */
+  pendingApprovals?: readonly PendingApproval[];
+  /** Tools a person allowed always in this session (`agent.alwaysAllowedTools`). */
+  alwaysAllowedTools?: readonly string[];
 }

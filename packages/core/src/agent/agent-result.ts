@@ -1,4 +1,5 @@
 import type { AgentError } from '../errors/agent-error.js';
+import type { PendingApproval } from '../governance/pending-approval.js';
 import type { AgentMessage, ToolResultMessage, Usage } from '../messages/messages.js';
 
 /**
@@ -41,6 +42,8 @@ export interface AgentResult {
   /** Structured output, when the run asked for it. */
   output?: unknown;
   outputValid?: boolean;
+  /** With `await_user`: the calls waiting for a decision; pass decisions to `agent.resume()`. */
+  pendingApprovals?: PendingApproval[];
   durationMs: number;
   runId: string;
   traceId: string;

@@ -22,6 +22,9 @@ import { runAgent } from '../loop/run-agent.js';
 import { danglingCalls } from '../loop/dangling-calls.js';
 import { SharedModelWatch } from '../loop/model-call-watch.js';
 import type { AgentShared, RunState } from '../loop/run-state.js';
+import type { ApprovalDecision, PendingApproval } from '../governance/pending-approval.js';
+import { needsRunSetup, prepareRun, type RunSetup } from '../governance/prepare-run.js';
+import { checkDecisions, type ResumeOptions, resumingOrchestrator } from './resume.js';
 
 /** Options of one `prompt()`. */
 export interface PromptOptions {
@@ -82,7 +85,25 @@ export class Agent {
       customMessages: messages.filter((message) => !isModelMessage(message)).length,
       deliver: noDelivery,
       logger: options.logger ?? silentLogger,
+      approvals: {
+        pending: structuredClone([...(options.pendingApprovals ?? [])]),
+        alwaysAllowed: [...(options.alwaysAllowedTools ?? [])],
+      },
     };
+  }
+
+  /**
+   * The tool calls the last run paused for, as plain JSON: store them with
+   * the messages and pass them back as `pendingApprovals` to a new Agent in
+   * any process; decide them with `resume({ decisions })`.
+   */
+  get pendingApprovals(): PendingApproval[] {
+    return structuredClone(this.#shared.approvals.pending);
+  }
+
+  /** Tools a person allowed always (answer `allow_always`) in this session, as plain JSON. */
+  get alwaysAllowedTools(): string[] {
+    return [...this.#shared.approvals.alwaysAllowed];
   }
 
   /** The live history. Read-only: change it through prompts, `reset()` or a new Agent. */
@@ -128,7 +149,36 @@ export class Agent {
    */
   prompt(input: PromptInput, options: PromptOptions = {}): AgentRun {
     if (this.#controller !== undefined) throw new AgentBusyError('start a new prompt');
-    const orchestrator = this.#orchestrator();
+    return this.#start(input, options, undefined);
+  }
+
+  /**
+   * Continues a run that stopped with `await_user` (or any history ending in
+   * unanswered tool calls), with no new prompt: each unanswered call goes
+   * through the gate again, with `decisions` standing in for the approver
+   * (approved calls run once, denied ones get error results), then the loop
+   * goes on. Throws `AgentBusyError` while a run is in progress and
+   * `ApprovalError` for a decision that names no call of the history or
+   * other input; a decision for a call already answered is ignored.
+   *
+   * @example
+   * const [first] = agent.pendingApprovals;
+   * const result = await agent.resume({ decisions: [{ toolCallId: first.toolCallId, inputHash: first.inputHash, decision: 'allow' }] }).result();
+   */
+  resume(options: ResumeOptions = {}): AgentRun {
+    if (this.#controller !== undefined) throw new AgentBusyError('resume');
+    const decisions = checkDecisions(this.#shared.messages, options.decisions ?? []);
+    const promptOptions: PromptOptions = options.signal === undefined ? {} : { signal: options.signal };
+    return this.#start(undefined, promptOptions, decisions);
+  }
+
+  #start(
+    input: PromptInput | undefined,
+    options: PromptOptions,
+    decisions: Map<string, ApprovalDecision> | undefined,
+  ): AgentRun {
+    const inner = this.#orchestrator();
+    const orchestrator = input === undefined ? resumingOrchestrator(inner) : inner;
     const shared = this.#shared;
     const controller = new AbortController();
     this.#controller = controller;
@@ -152,34 +202,55 @@ export class Agent {
       }
     };
     const startedAt = performance.now();
-    const result = this.#run(input, options, orchestrator, controller, runId, traceId, startedAt).finally(
-      () => {
-        channel.close();
-        // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
-        shared.deliver = noDelivery;
-        if (this.#controller === controller) this.#controller = undefined;
-      },
-    );
+    const result = this.#run(
+      input,
+      options,
+      orchestrator,
+      controller,
+      runId,
+      traceId,
+      startedAt,
+      decisions,
+    ).finally(() => {
+      channel.close();
+      // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
+      shared.deliver = noDelivery;
+      if (this.#controller === controller) this.#controller = undefined;
+    });
     return new AgentRun(runId, channel, result, (reason) => controller.abort(reason));
   }
 
   async #run(
-    input: PromptInput,
+    input: PromptInput | undefined,
     options: PromptOptions,
     orchestrator: Orchestrator,
     controller: AbortController,
     runId: string,
     traceId: string,
     startedAt: number,
+    decisions: Map<string, ApprovalDecision> | undefined,
   ): Promise<AgentResult> {
     const shared = this.#shared;
     const agentOptions = this.options;
     let prepared: PreparedTools;
     let setupError: AgentError | undefined;
+    let setup: RunSetup | undefined;
     try {
       prepared = await this.#prepareTools();
+      if (needsRunSetup(agentOptions, decisions)) {
+        setup = await prepareRun({
+          options: agentOptions,
+          runId,
+          messages: shared.messages,
+          resuming: input === undefined,
+          tools: prepared,
+          decisions,
+          memory: shared.approvals,
+        });
+        prepared = setup.tools;
+      }
     } catch (error) {
-      // A tool whose schema cannot be converted fails the run, never result().
+      // A tool whose schema cannot be converted, or a beforeRun hook that throws, fails the run, never result().
       setupError = toAgentError(error, 'invalid_config');
       prepared = { tools: [], byName: new Map(), specs: [] };
     }
@@ -187,7 +258,7 @@ export class Agent {
       shared,
       runId,
       settings: {
-        model: agentOptions.model,
+        model: setup?.model ?? agentOptions.model,
         toolExecution: agentOptions.toolExecution ?? 'sequential',
         maxParallelTools: agentOptions.maxParallelTools ?? 8,
         maxTurns: agentOptions.limits?.maxTurns ?? 25,
@@ -208,6 +279,9 @@ export class Agent {
       modelViewLength: 0,
       modelWatch: new SharedModelWatch(),
       idCounter: 0,
+      systemPrompt: setup === undefined ? agentOptions.systemPrompt : setup.systemPrompt,
+      governance: setup?.governance,
+      halt: undefined,
     };
     const context = new RunContext(state);
     const unlink = linkAbort(options.signal, controller);
@@ -241,14 +315,20 @@ export class Agent {
         seq: state.seq++,
         messages: shared.messages.length,
       });
-      // Messages queued while no run was active come first, then the prompt.
-      context.takeQueued();
-      for (const message of toMessages(input)) context.append(message);
+      if (input !== undefined) {
+        // Messages queued while no run was active come first, then the prompt.
+        context.takeQueued();
+        for (const message of toMessages(input)) context.append(message);
+      }
       const failing: Orchestrator | undefined =
         setupError === undefined
           ? undefined
           : { name: orchestrator.name, run: async () => ({ reason: 'error', error: setupError }) };
-      return await runAgent(context, failing ?? orchestrator, startedAt, traceId);
+      const result = await runAgent(context, failing ?? orchestrator, startedAt, traceId);
+      // Whatever ended the run answered or re-listed the calls that were waiting; a new prompt answers them as skipped.
+      shared.approvals.pending =
+        result.pendingApprovals === undefined ? [] : structuredClone(result.pendingApprovals);
+      return result;
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       state.modelWatch.close();

@@ -8,6 +8,11 @@ import type {
   Usage,
 } from '../messages/messages.js';
 import type { ProviderError } from '../provider/provider-error.js';
+import type { ApprovalChoice } from '../governance/approval.js';
+import type { GuardAction } from '../governance/guard.js';
+import type { PendingApproval } from '../governance/pending-approval.js';
+import type { PolicyDecision } from '../governance/policy.js';
+import type { ToolRisk } from '../tool/tool.js';
 
 /** Fields every event carries: the run, the turn (0 before the first model call) and a sequence number. */
 export interface EventBase {
@@ -47,6 +52,25 @@ export interface AgentEventBodies {
   };
   error: { error: AgentError };
   agent_end: { result: AgentResult };
+  /** The policy decided a tool call. */
+  policy: {
+    toolCall: ToolCallBlock;
+    risk: ToolRisk;
+    decision: PolicyDecision;
+    reason: string;
+    policy: string;
+  };
+  /** A call needs a person's decision: the approver is asked, or the run will pause for it. */
+  approval_request: { approval: PendingApproval };
+  /** A call was decided: by the approver, a resume's decision, a remembered "allow always", or an abort (deny). */
+  approval: {
+    toolCall: ToolCallBlock;
+    decision: ApprovalChoice;
+    reason?: string | undefined;
+    source: 'approver' | 'decision' | 'remembered' | 'abort';
+  };
+  /** The guard answered something other than `ok`, before a tool call (with `toolCall`) or a model call. */
+  guard: { action: Exclude<GuardAction, 'ok'>; reason: string; toolCall?: ToolCallBlock };
   /** An orchestrator's own progress (a plan, a step); `name` says which. */
   custom: { name: string; data: unknown };
 }

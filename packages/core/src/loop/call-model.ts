@@ -8,6 +8,7 @@ import { sleep } from './abortable.js';
 import { watchModelCall } from './model-call-watch.js';
 import { type RetryPolicy, resolveRetryPolicy, retryDelay } from './retry-policy.js';
 import type { RunContext } from './run-context.js';
+import { checkTokenBudget } from '../governance/token-budget.js';
 
 type Attempt =
   | { kind: 'done'; message: AssistantMessage }
@@ -23,6 +24,11 @@ export async function callModel(context: RunContext, options: ModelCallOptions):
   const state = context.state;
   const agentOptions = state.shared.options;
   const request = buildRequest(context, options);
+  const maxTokens = agentOptions.limits?.maxTokens;
+  if (maxTokens !== undefined) {
+    const overBudget = await checkTokenBudget(context, agentOptions.provider, request, maxTokens);
+    if (overBudget !== undefined) return { ok: false, reason: 'max_tokens', error: overBudget };
+  }
   // Built only when a call fails: the common call allocates no policy and no route list.
   let policy: Required<RetryPolicy> | undefined;
 
@@ -102,7 +108,7 @@ function buildRequest(context: RunContext, options: ModelCallOptions): ModelRequ
   const messages = options.messages ?? context.modelMessages();
 
   const system = options.system ?? context.systemPrompt();
-  const request: ModelRequest = { model: agentOptions.model, messages };
+  const request: ModelRequest = { model: state.settings.model, messages };
   if (system !== undefined && system !== '') request.system = system;
   const tools = options.tools ?? state.toolSpecs;
   if (tools.length > 0) request.tools = tools;

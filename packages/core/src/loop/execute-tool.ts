@@ -1,18 +1,26 @@
 import { AgentError } from '../errors/agent-error.js';
 import type { ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
-import type { AgentHooks } from '../agent/agent-options.js';
+import type { AgentHooks, ToolCallDecision } from '../agent/agent-options.js';
 import type { AnyTool, ToolContext, ToolOutput } from '../tool/tool.js';
 import type { RunContext } from './run-context.js';
 import { roundMs } from './round-ms.js';
+import { admitCall, type GateRefusal, stopForHalt } from '../governance/admit-call.js';
 
-type Outcome = { ok: true; output: unknown } | { ok: false; message: string };
+type Outcome = { ok: true; output: unknown } | GateRefusal;
+/** A call that passed the checks before governance: its tool and validated input. */
+type Checked = { ok: true; tool: AnyTool; input: unknown };
+
+const defaultHookTimeoutMs = 30_000;
 
 /**
  * Runs one tool call: the one place every call passes. Emits
  * `tool_call_start`, refuses unknown tools, truncated calls and invalid input,
- * asks the `beforeToolCall` hook, runs the tool under its timeout and the
- * run's signal, emits `tool_call_end` and appends the result. Tool failures
- * become error results; this never throws for them.
+ * asks the `beforeToolCall` hook, then governance (intent, guard, policy,
+ * approval: see `admitCall`), runs the tool under its timeout and the run's
+ * signal, emits `tool_call_end` and appends the result. Tool failures become
+ * error results; this never throws for them. A call that pauses for approval
+ * gets no result: the run's signal aborts, and the returned message is not in
+ * the history.
  */
 export async function executeTool(context: RunContext, call: ToolCallBlock): Promise<ToolResultMessage> {
   const state = context.state;
@@ -22,6 +30,9 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
       `Tool call '${call.id}' (${call.name}) is not an unanswered call of the history; append the assistant message first and run each call once.`,
     );
   }
+  // A run paused for approval leaves every later call unanswered, even for an orchestrator that goes on.
+  if (state.halt?.reason === 'await_user')
+    return waiting(call, `Tool call '${call.name}' waits for approval.`);
   context.deliver({
     type: 'tool_call_start',
     runId: state.runId,
@@ -31,9 +42,21 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
   });
   const started = performance.now();
   // Awaited even for a synchronous tool: the yield lets an iterating consumer steer before the next call.
-  const finished = settle(await runCall(context, call), started);
+  const outcome = await runCall(context, call);
+  if (!outcome.ok && outcome.paused === true) {
+    stopForHalt(context);
+    return waiting(call, outcome.message);
+  }
+  const finished = settle(outcome, started);
   endEvent(context, call, finished);
-  return appendResult(context, call, finished);
+  const result = appendResult(context, call, finished);
+  if (context.state.halt !== undefined) stopForHalt(context);
+  return result;
+}
+
+/** What `executeTool` returns for a call paused for approval; it is not appended to the history. */
+function waiting(call: ToolCallBlock, message: string): ToolResultMessage {
+  return { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: message, isError: true };
 }
 
 /**
@@ -41,11 +64,45 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
  * appends each result as soon as every earlier call has its own: the history
  * is always in call order, whatever order the tools finish in.
  */
-export async function executeTools(
+
+/** Checks calls in order through the whole gate; stops at the first that pauses (it and later calls are left out). */
+async function admitInOrder(
   context: RunContext,
   calls: readonly ToolCallBlock[],
+): Promise<(Checked | GateRefusal)[]> {
+  const state = context.state;
+  const admissions: (Checked | GateRefusal)[] = [];
+  for (const call of calls) {
+    context.deliver({
+      type: 'tool_call_start',
+      runId: state.runId,
+      turn: state.turn,
+      seq: state.seq++,
+      toolCall: call,
+    });
+    const checked = precheck(context, call);
+    if (!checked.ok) {
+      admissions.push(checked);
+      continue;
+    }
+    const refusal = await admit(context, call, checked.tool);
+    if (refusal?.paused === true) break;
+    admissions.push(refusal ?? checked);
+    if (state.halt !== undefined) break;
+  }
+  return admissions;
+}
+
+export async function executeTools(
+  context: RunContext,
+  allCalls: readonly ToolCallBlock[],
 ): Promise<ToolResultMessage[]> {
   const limit = Math.max(1, context.state.settings.maxParallelTools);
+  // With governance, calls are checked one by one in call order first (approvers are asked one at a time),
+  // then the admitted ones run together; a pause leaves its call and every later one unanswered.
+  const admissions =
+    context.state.governance === undefined ? undefined : await admitInOrder(context, allCalls);
+  const calls = admissions === undefined ? allCalls : allCalls.slice(0, admissions.length);
   const finished: (Finished | undefined)[] = new Array(calls.length);
   const results: ToolResultMessage[] = [];
   let nextToStart = 0;
@@ -64,14 +121,21 @@ export async function executeTools(
       const index = nextToStart++;
       const call = calls[index] as ToolCallBlock;
       const started = performance.now();
-      context.deliver({
-        type: 'tool_call_start',
-        runId: state.runId,
-        turn: state.turn,
-        seq: state.seq++,
-        toolCall: call,
-      });
-      const done = settle(await runCall(context, call), started);
+      let outcome: Outcome;
+      if (admissions === undefined) {
+        context.deliver({
+          type: 'tool_call_start',
+          runId: state.runId,
+          turn: state.turn,
+          seq: state.seq++,
+          toolCall: call,
+        });
+        outcome = await runCall(context, call);
+      } else {
+        const admission = admissions[index] as Checked | GateRefusal;
+        outcome = admission.ok ? await invoke(context, call, admission.tool, admission.input) : admission;
+      }
+      const done = settle(outcome, started);
       finished[index] = done;
       endEvent(context, call, done);
       flush();
@@ -80,6 +144,7 @@ export async function executeTools(
   const workers: Promise<void>[] = [];
   for (let index = 0; index < Math.min(limit, calls.length); index++) workers.push(worker());
   await Promise.all(workers);
+  if (state.halt !== undefined) stopForHalt(context);
   return results;
 }
 
@@ -145,8 +210,20 @@ function answered(context: RunContext, call: ToolCallBlock): ToolResultMessage {
   throw new AgentError('tool_result_missing', `Tool call '${call.id}' has no result in the history.`);
 }
 
-/** Checks and runs one call: a promise only when a hook or the tool itself is asynchronous. */
+/** Checks and runs one call: a promise only when a hook, governance or the tool itself is asynchronous. */
 function runCall(context: RunContext, call: ToolCallBlock): Outcome | Promise<Outcome> {
+  const checked = precheck(context, call);
+  if (!checked.ok) return checked;
+  const state = context.state;
+  if (state.governance === undefined && state.shared.options.hooks?.beforeToolCall === undefined)
+    return invoke(context, call, checked.tool, checked.input);
+  return admit(context, call, checked.tool).then(
+    (refusal) => refusal ?? invoke(context, call, checked.tool, checked.input),
+  );
+}
+
+/** The checks every call passes before hooks and governance: run state, truncation, tool name, input. */
+function precheck(context: RunContext, call: ToolCallBlock): Checked | GateRefusal {
   const state = context.state;
   if (state.stopCause !== undefined)
     return {
@@ -174,29 +251,64 @@ function runCall(context: RunContext, call: ToolCallBlock): Outcome | Promise<Ou
       message: `Invalid input for tool '${call.name}': ${check.message}. Fix the arguments and call it again.`,
     };
   }
-  const hook = state.shared.options.hooks?.beforeToolCall;
-  if (hook !== undefined) return askThenInvoke(context, call, prepared.tool, check.value, hook);
-  return invoke(context, call, prepared.tool, check.value);
+  return { ok: true, tool: prepared.tool, input: check.value };
 }
 
-async function askThenInvoke(
+/**
+ * The `beforeToolCall` hook, then governance. The hook fails closed: a throw,
+ * a rejection or no answer within `hookTimeoutMs` blocks the call.
+ */
+async function admit(
   context: RunContext,
   call: ToolCallBlock,
   tool: AnyTool,
-  input: unknown,
+): Promise<GateRefusal | undefined> {
+  const state = context.state;
+  const hook = state.shared.options.hooks?.beforeToolCall;
+  if (hook !== undefined) {
+    const blocked = await askHook(context, call, tool, hook);
+    if (blocked !== undefined) return blocked;
+  }
+  const governance = state.governance;
+  if (governance === undefined) return undefined;
+  return admitCall(context, governance, call, tool);
+}
+
+async function askHook(
+  context: RunContext,
+  call: ToolCallBlock,
+  tool: AnyTool,
   hook: NonNullable<AgentHooks['beforeToolCall']>,
-): Promise<Outcome> {
+): Promise<GateRefusal | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const decision = await hook(call, tool);
+    const answer = hook(call, tool);
+    let decision: ToolCallDecision;
+    if (isPromiseLike(answer)) {
+      const timeoutMs = context.state.shared.options.hookTimeoutMs ?? defaultHookTimeoutMs;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      });
+      const raced = await Promise.race([answer, timedOut]);
+      if (raced === 'timeout') {
+        return {
+          ok: false,
+          message: `Tool call '${call.name}' was blocked: the beforeToolCall hook did not answer within ${timeoutMs} ms (hookTimeoutMs).`,
+        };
+      }
+      decision = raced;
+    } else decision = answer;
     if (decision !== undefined)
       return { ok: false, message: `Tool call '${call.name}' was blocked: ${decision.block}` };
+    return undefined;
   } catch (error) {
     return {
       ok: false,
       message: `Tool call '${call.name}' was blocked: the beforeToolCall hook failed (${errorText(error)}).`,
     };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
   }
-  return invoke(context, call, tool, input);
 }
 
 function invoke(

@@ -24,12 +24,16 @@ export async function runAgent(
     end = { reason: 'error', error: toAgentError(error, 'orchestrator_failed') };
   }
   const signal = context.signal;
+  const halt = state.halt;
+  // Governance stopped the run (a pause or the guard): that, not the abort it used, is how the run ended.
+  if (halt !== undefined) end = { reason: halt.reason, error: halt.error };
   // An abort that lands after the last check still ends the run as aborted.
-  if (signal.aborted && end.reason === 'completed') {
+  else if (signal.aborted && end.reason === 'completed') {
     end = { ...end, reason: state.stopCause ?? 'aborted' };
   }
   try {
-    context.closePending(endReasonText(end.reason));
+    // A pause leaves the calls waiting for approval unanswered: `agent.resume()` runs them.
+    if (end.reason !== 'await_user') context.closePending(endReasonText(end.reason, halt?.error));
   } catch (error) {
     end = { reason: 'error', error: toAgentError(error) };
   }
@@ -41,7 +45,8 @@ export async function runAgent(
       text = `Stopped after reaching the limit of ${maxTurns} turns (limits.maxTurns). The history is kept: prompt again to continue, or raise the limit.`;
     } else if (end.reason === 'max_tokens') {
       const used = state.usage.input + state.usage.output;
-      text = `Stopped after using ${used} tokens of the run's budget of ${state.shared.options.limits?.maxTokens} (limits.maxTokens). The history is kept: prompt again to continue, or raise the limit.`;
+      // A stop before a call too large for what is left explains itself in its error.
+      text = end.error?.message ?? `Stopped after using ${used} tokens of the run's budget of ${state.shared.options.limits?.maxTokens} (limits.maxTokens). The history is kept: prompt again to continue, or raise the limit.`;
     } else {
       const last = state.lastAssistant;
       text = last === undefined ? '' : messageText(last);
@@ -64,6 +69,7 @@ export async function runAgent(
     result.error = end.error;
   }
   if (end.output !== undefined) result.output = end.output;
+  if (end.reason === 'await_user') result.pendingApprovals = halt?.pendingApprovals ?? [];
   if (end.outputValid !== undefined) result.outputValid = end.outputValid;
   if (result.error !== undefined && end.reason === 'error') {
     context.deliver({
@@ -78,7 +84,8 @@ export async function runAgent(
   return result;
 }
 
-function endReasonText(reason: TerminateReason): string {
+function endReasonText(reason: TerminateReason, haltError: AgentError | undefined): string {
+  if (haltError !== undefined) return 'the guard ended the run first.';
   switch (reason) {
     case 'aborted':
       return 'the run was aborted first.';

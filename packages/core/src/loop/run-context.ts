@@ -21,6 +21,7 @@ import type { AnyTool } from '../tool/tool.js';
 import { callModel } from './call-model.js';
 import { executeTool, executeTools } from './execute-tool.js';
 import type { RunState } from './run-state.js';
+import { guardModelCall } from '../governance/guard-check.js';
 
 /** The `OrchestratorContext` of one run. */
 export class RunContext implements OrchestratorContext {
@@ -59,9 +60,15 @@ export class RunContext implements OrchestratorContext {
     const state = this.state;
     // stopCause is set by the run's first abort listener, so it mirrors signal.aborted without the getter.
     if (state.stopCause !== undefined) return state.stopCause;
+    if (state.halt !== undefined) return state.halt.reason;
     if (state.turn >= state.settings.maxTurns) return 'max_turns';
     const maxTokens = state.shared.options.limits?.maxTokens;
     if (maxTokens !== undefined && state.usage.input + state.usage.output >= maxTokens) return 'max_tokens';
+    const governance = state.governance;
+    if (governance?.guard !== undefined) {
+      const stop = guardModelCall(this, governance);
+      if (stop !== undefined) return stop;
+    }
     state.turn++;
     this.deliver({ type: 'turn_start', runId: state.runId, turn: state.turn, seq: state.seq++ });
     return undefined;
@@ -92,10 +99,14 @@ export class RunContext implements OrchestratorContext {
   }
 
   systemPrompt(): string | undefined {
-    const options = this.state.shared.options;
-    const source = options.systemPrompt;
+    const state = this.state;
+    const source = state.systemPrompt;
     return typeof source === 'function'
-      ? source({ provider: options.provider.name, model: options.model, tools: this.state.tools })
+      ? source({
+          provider: state.shared.options.provider.name,
+          model: state.settings.model,
+          tools: state.tools,
+        })
       : source;
   }
 

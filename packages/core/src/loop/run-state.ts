@@ -1,6 +1,7 @@
 import type { Agent } from '../agent/agent.js';
-import type { AgentOptions } from '../agent/agent-options.js';
-import type { ToolCallRecord } from '../agent/agent-result.js';
+import type { AgentOptions, SystemPromptSource } from '../agent/agent-options.js';
+import type { TerminateReason, ToolCallRecord } from '../agent/agent-result.js';
+import type { AgentError } from '../errors/agent-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Logger } from '../logger/logger.js';
 import type { AgentMessage, AssistantMessage, Message, ToolCallBlock, Usage } from '../messages/messages.js';
@@ -9,6 +10,15 @@ import type { ToolSpec } from '../provider/provider.js';
 import type { PreparedTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { SharedModelWatch } from './model-call-watch.js';
+import type { PendingApproval } from '../governance/pending-approval.js';
+import type { ApprovalMemory, RunGovernance } from '../governance/run-governance.js';
+
+/** How governance ended a run: paused for a person, or stopped by the guard. Core reports it instead of the orchestrator's end. */
+export interface RunHalt {
+  reason: Extract<TerminateReason, 'await_user' | 'error'>;
+  error?: AgentError;
+  pendingApprovals?: PendingApproval[];
+}
 
 /** What the Agent shares with a run: its history and queues, owned by the Agent. */
 export interface AgentShared {
@@ -21,6 +31,8 @@ export interface AgentShared {
   customMessages: number;
   deliver(event: AgentEvent): void;
   logger: Logger;
+  /** Pending approvals and tools allowed always: plain JSON, kept between runs. */
+  approvals: ApprovalMemory;
 }
 
 /** The mutable state of one run, shared by the context and its helpers. */
@@ -52,4 +64,10 @@ export interface RunState {
   /** The abort controller and idle timer that the run's model calls share. */
   readonly modelWatch: SharedModelWatch;
   idCounter: number;
+  /** The system prompt of this run (a `beforeRun` hook may have changed it). */
+  readonly systemPrompt: SystemPromptSource | undefined;
+  /** Policy, guard, intents and decisions of this run; `undefined` when it has none, so the gate skips them. */
+  readonly governance: RunGovernance | undefined;
+  /** Set when governance ends the run (a pause or the guard). */
+  halt: RunHalt | undefined;
 }

@@ -36,10 +36,14 @@ export interface ModelCallOptions {
   onAttemptStart?: (attempt: number) => void;
 }
 
-/** The outcome of `ctx.callModel`. On failure nothing was appended to the history. */
+/**
+ * The outcome of `ctx.callModel`. On failure nothing was appended to the
+ * history; `max_tokens` means the request alone would have exceeded what is
+ * left of `limits.maxTokens`, so it was not sent.
+ */
 export type ModelCallResult =
   | { ok: true; message: AssistantMessage }
-  | { ok: false; reason: 'aborted' | 'timeout' | 'error'; error: AgentError };
+  | { ok: false; reason: 'aborted' | 'timeout' | 'error' | 'max_tokens'; error: AgentError };
 
 /** How a run ends, as an orchestrator reports it. Core builds the `AgentResult` from it. */
 export interface RunEnd {
@@ -106,7 +110,11 @@ export interface OrchestratorContext {
   endTurn(message?: AssistantMessage): void;
   /** Calls the model with the history, the agent's tools and system prompt. */
   callModel(options?: ModelCallOptions): Promise<ModelCallResult>;
-  /** Runs one tool call and appends its result. Never throws. */
+  /**
+   * Runs one tool call and appends its result. Never throws. A call that
+   * pauses for approval gets no result: the run's signal aborts (stop there)
+   * and the returned message is not in the history.
+   */
   executeTool(call: ToolCallBlock): Promise<ToolResultMessage>;
   /** Runs calls concurrently (bounded by `maxParallelTools`); appends results in call order. Never throws. */
   executeTools(calls: readonly ToolCallBlock[]): Promise<ToolResultMessage[]>;

@@ -1,0 +1,102 @@
+import { ApprovalError } from '../errors/approval-error.js';
+import type { AgentMessage, AssistantMessage, ToolCallBlock } from '../messages/messages.js';
+import type { Orchestrator } from '../orchestrator/orchestrator.js';
+import { inputHash } from '../governance/input-hash.js';
+import type { ApprovalDecision } from '../governance/pending-approval.js';
+import type { RunContext } from '../loop/run-context.js';
+
+/** Options of `agent.resume()`. */
+export interface ResumeOptions {
+  /** Decisions for the pending approvals; each is bound to its call's id and input hash. */
+  decisions?: readonly ApprovalDecision[];
+  /** Aborts the resumed run; calls not yet run get error results. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Checks decisions against the history and keeps those still to apply, by
+ * call id. Throws `ApprovalError` for a decision naming a call the history
+ * does not hold, one whose hash is not that of the call's input, or a
+ * malformed one; a decision for a call already answered is dropped (deciding
+ * twice is a no-op), so an approved call cannot run twice.
+ */
+export function checkDecisions(
+  messages: readonly AgentMessage[],
+  decisions: readonly ApprovalDecision[],
+): Map<string, ApprovalDecision> {
+  const kept = new Map<string, ApprovalDecision>();
+  if (decisions.length === 0) return kept;
+  const calls = new Map<string, { call: ToolCallBlock; answered: boolean }>();
+  for (const message of messages) {
+    const role = (message as { role: string }).role;
+    if (role === 'assistant') {
+      for (const block of (message as AssistantMessage).content)
+        if (block.type === 'toolCall') calls.set(block.id, { call: block, answered: false });
+    } else if (role === 'toolResult') {
+      const found = calls.get((message as { toolCallId: string }).toolCallId);
+      if (found !== undefined) found.answered = true;
+    }
+  }
+  for (const decision of decisions) {
+    const id = decision?.toolCallId;
+    if (
+      typeof id !== 'string' ||
+      typeof decision.inputHash !== 'string' ||
+      !['allow', 'allow_always', 'deny'].includes(decision.decision)
+    ) {
+      throw new ApprovalError(
+        'approval_invalid',
+        "A decision needs a toolCallId, an inputHash and a decision of 'allow', 'allow_always' or 'deny'; take them from agent.pendingApprovals.",
+        typeof id === 'string' ? id : undefined,
+      );
+    }
+    const found = calls.get(id);
+    if (found === undefined) {
+      throw new ApprovalError(
+        'approval_unknown_call',
+        `No tool call '${id}' is in this agent's history, so the decision cannot apply: it is forged, or meant for another session. Decide the calls in agent.pendingApprovals.`,
+        id,
+      );
+    }
+    if (inputHash(found.call.input) !== decision.inputHash) {
+      throw new ApprovalError(
+        'approval_input_mismatch',
+        `The decision for tool call '${id}' (${found.call.name}) was made for other input than the call has; nothing ran. Decide again from agent.pendingApprovals.`,
+        id,
+      );
+    }
+    if (found.answered || kept.has(id)) continue;
+    kept.set(id, decision);
+  }
+  return kept;
+}
+
+/**
+ * Wraps the orchestrator for a resumed run: first the unanswered calls at the
+ * end of the history go through the gate (in call order, or together in
+ * parallel mode), then the queued messages, then the orchestrator goes on as
+ * if the run had never paused.
+ */
+export function resumingOrchestrator(inner: Orchestrator): Orchestrator {
+  return {
+    name: inner.name,
+    async run(orchestratorContext) {
+      const context = orchestratorContext as RunContext;
+      const calls = [...context.state.pending.values()];
+      if (calls.length > 0) {
+        if (context.settings.toolExecution === 'parallel') await context.executeTools(calls);
+        else {
+          for (const call of calls) {
+            if (!context.state.pending.has(call.id)) continue;
+            await context.executeTool(call);
+            if (context.signal.aborted) break;
+            if (context.pollSteering().length > 0) break;
+          }
+        }
+        if (context.signal.aborted) return { reason: context.state.stopCause ?? 'aborted' };
+      }
+      context.takeQueued();
+      return inner.run(context);
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import type { ToolCallBlock } from '../messages/messages.js';
+import type { AnyTool, ToolRisk } from '../tool/tool.js';
+
+/** What a policy answers for a tool call. */
+export type PolicyDecision = 'allow' | 'ask' | 'deny';
+
+/** A decision, alone or with the reason shown to the model (deny) or the person (ask). */
+export type PolicyVerdict = PolicyDecision | { decision: PolicyDecision; reason?: string };
+
+/** What a policy knows about the run when it decides a call. */
+export interface PolicyRunInfo {
+  runId: string;
+  turn: number;
+  /** The call's risk: the tool's own (`execute` when it declares none), raised by a declared intent. */
+  risk: ToolRisk;
+  /** The reason the model declared in its `<intent>`, when intents are required. */
+  intent?: string;
+}
+
+/** A policy as a function of the call, the tool and the run. */
+export type PolicyFunction = (
+  call: ToolCallBlock,
+  tool: AnyTool,
+  run: PolicyRunInfo,
+) => PolicyVerdict | Promise<PolicyVerdict>;
+
+/**
+ * A policy from rules: a tool's own rule wins over its risk's rule; anything
+ * neither covers gets `otherwise` (default `ask`).
+ */
+export interface PolicyRules {
+  name?: string;
+  risk?: Partial<Readonly<Record<ToolRisk, PolicyDecision>>>;
+  tools?: Readonly<Record<string, PolicyDecision>>;
+  otherwise?: PolicyDecision;
+}
+
+/**
+ * Decides whether each tool call may run (`allow`), needs a person (`ask`)
+ * or is refused (`deny`).
+ *
+ * Contract:
+ * - `decide` is called at the gate in `executeTool` for every call, after its
+ *   input was validated; a throw or rejection denies the call (fail closed).
+ * - `toolDecision`, when present, answers for every call of a tool at once;
+ *   `deny` there means the tool is not offered to the model at all.
+ */
+export interface Policy {
+  readonly name: string;
+  decide: PolicyFunction;
+  toolDecision?(tool: AnyTool): PolicyDecision | undefined;
+}
+
+/** What `AgentOptions.policy` takes: a policy, rules, or a function. */
+export type PolicyOption = Policy | PolicyRules | PolicyFunction;
+
+/**
+ * The risk assumed for a tool that declares none: `execute`, the highest, so
+ * an unmarked tool (often an MCP server's) is never let through by a rule
+ * meant for reading. Mark tools with `risk` to relax it.
+ */
+export const defaultToolRisk: ToolRisk = 'execute';
+
+const riskRank: Readonly<Record<ToolRisk, number>> = { read: 0, write: 1, network: 2, execute: 3 };
+
+/** True for the four risk names. */
+export function isToolRisk(value: unknown): value is ToolRisk {
+  return typeof value === 'string' && Object.hasOwn(riskRank, value);
+}
+
+/** The higher of two risks: a declared intent may raise a tool's risk, never lower it. */
+export function higherRisk(first: ToolRisk, second: ToolRisk | undefined): ToolRisk {
+  return second !== undefined && riskRank[second] > riskRank[first] ? second : first;
+}
+
+/**
+ * Builds a policy from rules.
+ *
+ * @example
+ * const policy = definePolicy({ name: 'no-shell', risk: { read: 'allow', write: 'ask' }, tools: { run_command: 'deny' } });
+ */
+export function definePolicy(rules: PolicyRules): Policy {
+  const name = rules.name ?? 'custom';
+  const otherwise = rules.otherwise ?? 'ask';
+  const toolRule = (tool: AnyTool): PolicyDecision | undefined =>
+    rules.tools !== undefined && Object.hasOwn(rules.tools, tool.name) ? rules.tools[tool.name] : undefined;
+  return {
+    name,
+    decide(_call, tool, run) {
+      const byTool = toolRule(tool);
+      if (byTool !== undefined)
+        return { decision: byTool, reason: `policy '${name}' says '${byTool}' for tool '${tool.name}'` };
+      const byRisk = rules.risk?.[run.risk] ?? otherwise;
+      return { decision: byRisk, reason: `policy '${name}' says '${byRisk}' for risk '${run.risk}'` };
+    },
+    toolDecision(tool) {
+      const byTool = toolRule(tool);
+      if (byTool !== undefined) return byTool;
+      // Only the tool's own risk: an intent can raise it, so deny stays deny, and other answers may change per call.
+      const byRisk = rules.risk?.[tool.risk ?? defaultToolRisk] ?? otherwise;
+      return byRisk === 'deny' ? 'deny' : undefined;
+    },
+  };
+}
+
+/**
+ * The three profiles: `strict` (read allowed; write asks; execute and network
+ * denied), `standard` (read allowed; everything else asks) and `permissive`
+ * (everything allowed).
+ */
+export const policies: Readonly<Record<'strict' | 'standard' | 'permissive', Policy>> = {
+  strict: definePolicy({
+    name: 'strict',
+    risk: { read: 'allow', write: 'ask', execute: 'deny', network: 'deny' },
+  }),
+  standard: definePolicy({
+    name: 'standard',
+    risk: { read: 'allow', write: 'ask', execute: 'ask', network: 'ask' },
+  }),
+  permissive: definePolicy({
+    name: 'permissive',
+    risk: { read: 'allow', write: 'allow', execute: 'allow', network: 'allow' },
+  }),
+};
+
+/** Turns what `AgentOptions.policy` holds into a `Policy`. */
+export function toPolicy(option: PolicyOption): Policy {
+  if (typeof option === 'function') return { name: option.name || 'custom', decide: option };
+  if (typeof (option as Policy).decide === 'function') return option as Policy;
+  return definePolicy(option as PolicyRules);
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { AssistantMessage, ModelEvent } from '../../index.js';
+import { defineTool } from '../../index.js';
+
+/** Tools of each risk that count their runs, for governance tests. */
+export function countedTools() {
+  const runs = { read_file: 0, write_file: 0, run_command: 0, fetch_url: 0 };
+  const read = defineTool({
+    name: 'read_file',
+    description: 'reads a file',
+    risk: 'read',
+    parameters: z.object({ path: z.string() }),
+    execute: ({ path }) => {
+      runs.read_file++;
+      return `contents of ${path}`;
+    },
+  });
+  const write = defineTool({
+    name: 'write_file',
+    description: 'writes a file',
+    risk: 'write',
+    parameters: z.object({ path: z.string(), content: z.string() }),
+    execute: ({ path }) => {
+      runs.write_file++;
+      return `wrote ${path}`;
+    },
+  });
+  const command = defineTool({
+    name: 'run_command',
+    description: 'runs a command',
+    risk: 'execute',
+    parameters: z.object({ command: z.string() }),
+    execute: ({ command }) => {
+      runs.run_command++;
+      return `ran ${command}`;
+    },
+  });
+  const fetchUrl = defineTool({
+    name: 'fetch_url',
+    description: 'fetches a URL',
+    parameters: z.object({ url: z.string() }),
+    execute: ({ url }) => {
+      runs.fetch_url++;
+      return `fetched ${url}`;
+    },
+  });
+  return { runs, tools: [read, write, command, fetchUrl], read, write, command, fetchUrl };
+}
+
+/** A `done` event with several tool calls and optional text before them. */
+export function callsDone(
+  calls: { id: string; name: string; input: Record<string, unknown> }[],
+  text?: string,
+): ModelEvent {
+  const message: AssistantMessage = {
+    role: 'assistant',
+    content: [
+      ...(text === undefined ? [] : [{ type: 'text' as const, text }]),
+      ...calls.map((call) => ({ type: 'toolCall' as const, ...call })),
+    ],
+    stopReason: 'tool_use',
+  };
+  return { type: 'done', message };
+}
