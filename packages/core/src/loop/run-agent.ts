@@ -46,7 +46,9 @@ export async function runAgent(
     } else if (end.reason === 'max_tokens') {
       const used = state.usage.input + state.usage.output;
       // A stop before a call too large for what is left explains itself in its error.
-      text = end.error?.message ?? `Stopped after using ${used} tokens of the run's budget of ${state.shared.options.limits?.maxTokens} (limits.maxTokens). The history is kept: prompt again to continue, or raise the limit.`;
+      text =
+        end.error?.message ??
+        `Stopped after using ${used} tokens of the run's budget of ${state.shared.options.limits?.maxTokens} (limits.maxTokens). The history is kept: prompt again to continue, or raise the limit.`;
     } else {
       const last = state.lastAssistant;
       text = last === undefined ? '' : messageText(last);
