@@ -22,6 +22,11 @@ export { AgentBusyError } from './errors/agent-busy-error.js';
 export { ConfigError } from './errors/config-error.js';
 export { RegistryError } from './errors/registry-error.js';
 export { RunStoppedError } from './errors/run-error.js';
+export { AgentDefinitionError } from './errors/agent-definition-error.js';
+export type { DefinitionIssue } from './errors/agent-definition-error.js';
+export { AgentInputError } from './errors/agent-input-error.js';
+export { OutputValidationError } from './errors/output-validation-error.js';
+export { SubagentError } from './errors/subagent-error.js';
 
 export type {
   JsonSchema,
@@ -29,6 +34,7 @@ export type {
   ModelInfo,
   ModelRequest,
   Provider,
+  ResponseFormat,
   StreamOptions,
   ToolChoice,
   ToolSpec,
@@ -37,7 +43,15 @@ export { costOf } from './provider/provider.js';
 export { ProviderError, parseRetryAfter, providerErrorKindForStatus } from './provider/provider-error.js';
 export type { ProviderErrorKind, ProviderErrorOptions } from './provider/provider-error.js';
 
-export type { AnyTool, Tool, ToolContext, ToolInputCheck, ToolOutput, ToolRisk } from './tool/tool.js';
+export type {
+  AnyTool,
+  Tool,
+  ToolContext,
+  ToolInputCheck,
+  ToolOutput,
+  ToolRisk,
+  ToolRunAccess,
+} from './tool/tool.js';
 export { defineTool } from './tool/define-tool.js';
 export type { ToolDefinition } from './tool/define-tool.js';
 export { ToolRegistry } from './tool/tool-registry.js';

@@ -21,8 +21,11 @@ export interface ToolCallRecord {
   durationMs: number;
 }
 
-/** What a run produced. Everything in it is plain JSON except `error`, which has `toJSON`. */
-export interface AgentResult {
+/**
+ * What a run produced. Everything in it is plain JSON except `error`, which has `toJSON`.
+ * `TOutput` types `output`: an `AgentExecutor` run of a definition with an output schema sets it.
+ */
+export interface AgentResult<TOutput = unknown> {
   /** The final answer: the last model text of the run, or the limit message when a limit ended it. */
   text: string;
   /** The agent's whole history after the run. */
@@ -33,9 +36,15 @@ export interface AgentResult {
   usage: Usage;
   terminateReason: TerminateReason;
   error?: AgentError;
-  /** Structured output, when the run asked for it. */
-  output?: unknown;
+  /** Structured output, when the run asked for it and it passed the schema. */
+  output?: TOutput;
+  /** Whether structured output was delivered and passed the schema; set only when the run asked for it. */
   outputValid?: boolean;
+  /**
+   * Usage per agent, when other agents (subagents) spent tokens for this run:
+   * this agent's own under its `name`, each subagent's under its name. `usage` is their sum.
+   */
+  usageByAgent?: Record<string, Usage>;
   durationMs: number;
   runId: string;
   traceId: string;

@@ -118,6 +118,7 @@ function buildRequest(context: RunContext, options: ModelCallOptions): ModelRequ
   if (stopSequences !== undefined) request.stopSequences = stopSequences;
   const toolChoice = options.toolChoice ?? agentOptions.toolChoice;
   if (toolChoice !== undefined) request.toolChoice = toolChoice;
+  if (options.responseFormat !== undefined) request.responseFormat = options.responseFormat;
   return request;
 }
 

@@ -3,6 +3,7 @@ import { AgentError, toAgentError } from '../errors/agent-error.js';
 import { messageText } from '../messages/messages.js';
 import type { Orchestrator, RunEnd } from '../orchestrator/orchestrator.js';
 import type { RunContext } from './run-context.js';
+import { usageBreakdown } from './usage-breakdown.js';
 
 /**
  * Drives one run from `agent_start` to `agent_end`: runs the orchestrator,
@@ -22,6 +23,8 @@ export async function runAgent(
   } catch (error) {
     end = { reason: 'error', error: toAgentError(error, 'orchestrator_failed') };
   }
+  // A subagent still winding down after an abort reports nothing past this point.
+  state.runAccess?.close();
   const signal = context.signal;
   // An abort that lands after the last check still ends the run as aborted.
   if (signal.aborted && end.reason === 'completed') {
@@ -58,6 +61,13 @@ export async function runAgent(
     result.error = end.error ?? new AgentError('run_failed', 'The run ended with an error.');
   } else if (end.error !== undefined) {
     result.error = end.error;
+  }
+  if (state.usageByAgent !== undefined) {
+    result.usageByAgent = usageBreakdown(
+      state.shared.options.name ?? 'agent',
+      state.usage,
+      state.usageByAgent,
+    );
   }
   if (end.output !== undefined) result.output = end.output;
   if (end.outputValid !== undefined) result.outputValid = end.outputValid;

@@ -8,6 +8,7 @@ import type { ToolSpec } from '../provider/provider.js';
 import type { PreparedTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { SharedModelWatch } from './model-call-watch.js';
+import type { RunAccess } from './tool-run-access.js';
 
 /** What the Agent shares with a run: its history and queues, owned by the Agent. */
 export interface AgentShared {
@@ -48,4 +49,8 @@ export interface RunState {
   /** The abort controller and idle timer that the run's model calls share. */
   readonly modelWatch: SharedModelWatch;
   idCounter: number;
+  /** The handle tools get as `ToolContext.run`; made on the first tool call. */
+  runAccess?: RunAccess;
+  /** Usage that other agents (subagents) spent for this run, by agent name; set on the first such report. */
+  usageByAgent?: Record<string, Usage>;
 }
