@@ -128,7 +128,8 @@ export class StructuredOutput {
     const raw = lastText !== '' ? lastText : (this.raw ?? '');
     return {
       ...end,
-      text: end.reason === 'completed' ? raw : (end.text ?? raw),
+      // Another ending (a limit, an abort) keeps the text core gives it.
+      ...(end.reason === 'completed' ? { text: raw } : {}),
       outputValid: false,
       error: end.error ?? new OutputValidationError(this.agentName, this.attempts, this.issues, detail),
     };
