@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { AgentDefinitionError, AgentInputError, RegistryError } from '../index.js';
 import { inlineProvider, textDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
-import { type AgentDefinition, AgentExecutor, AgentRegistry, defaultAgentRegistry, defineAgent } from './index.js';
+import {
+  type AgentDefinition,
+  AgentExecutor,
+  AgentRegistry,
+  defaultAgentRegistry,
+  defineAgent,
+} from './index.js';
 
 const base = {
   name: 'writer',
@@ -55,7 +61,9 @@ describe('defineAgent validation', () => {
 
   it('refuses a template variable that is not a declared input', () => {
     const error = refused({ ...base, promptConfig: { systemPrompt: 'About ${subject}' } });
-    expect(error.message).toMatch(/promptConfig\.systemPrompt: uses \$\{subject\}, which is not a declared input/);
+    expect(error.message).toMatch(
+      /promptConfig\.systemPrompt: uses \$\{subject\}, which is not a declared input/,
+    );
   });
 
   it('refuses an input without a type or schema, and a default that does not fit', () => {
@@ -70,7 +78,11 @@ describe('defineAgent validation', () => {
   });
 
   it('refuses an output schema that is not zod, and a provider that is neither a name nor a Provider', () => {
-    const error = refused({ ...base, outputConfig: { schema: { type: 'object' } }, modelConfig: { provider: {}, model: 'm' } });
+    const error = refused({
+      ...base,
+      outputConfig: { schema: { type: 'object' } },
+      modelConfig: { provider: {}, model: 'm' },
+    });
     expect(error.issues.map((issue) => issue.path)).toEqual(['modelConfig.provider', 'outputConfig.schema']);
   });
 });
@@ -86,7 +98,10 @@ describe('inputs and templates', () => {
   it('substitutes ${variable} in the system prompt and query, with defaults and literal $${...}', async () => {
     const definition = defineAgent({
       ...base,
-      promptConfig: { ...base.promptConfig, systemPrompt: 'Write about ${topic} in ${words} words, not $${topic}.' },
+      promptConfig: {
+        ...base.promptConfig,
+        systemPrompt: 'Write about ${topic} in ${words} words, not $${topic}.',
+      },
     });
     const result = await executor.execute(definition, { inputs: { topic: 'tides' } });
     expect(result.terminateReason).toBe('completed');
@@ -102,7 +117,9 @@ describe('inputs and templates', () => {
     await expect(strict.execute(definition, { inputs: { topic: 'x', tone: 'dry' } })).rejects.toThrow(
       /tone: unknown input; declared: topic, words/,
     );
-    const error = await strict.execute(definition, { inputs: { topic: 1, words: -2 } }).catch((caught) => caught);
+    const error = await strict
+      .execute(definition, { inputs: { topic: 1, words: -2 } })
+      .catch((caught) => caught);
     expect(error).toBeInstanceOf(AgentInputError);
     expect((error as AgentInputError).issues.map((issue) => issue.path)).toEqual(['topic', 'words']);
     expect(silent.requests).toHaveLength(0);
@@ -119,7 +136,9 @@ describe('AgentRegistry', () => {
     expect(registry.list()).toEqual([definition]);
     expect(registry.getAll()).toEqual([definition]);
     expect(() => registry.register(definition)).toThrow(RegistryError);
-    expect(() => registry.register(definition)).toThrow(/agent definition named 'writer' is already registered/);
+    expect(() => registry.register(definition)).toThrow(
+      /agent definition named 'writer' is already registered/,
+    );
     expect(registry.unregister('writer')).toBe(true);
     expect(registry.unregister('writer')).toBe(false);
     expect(registry.list()).toEqual([]);
@@ -134,10 +153,16 @@ describe('AgentRegistry', () => {
   it('runs a definition by name and says which names exist for an unknown one', async () => {
     const provider = inlineProvider([[textDone('by name')]]);
     const registry = new AgentRegistry([definition]);
-    const executor = new AgentExecutor({ registry, providers: { mock: provider }, orchestrator: stepOrchestrator });
+    const executor = new AgentExecutor({
+      registry,
+      providers: { mock: provider },
+      orchestrator: stepOrchestrator,
+    });
     const result = await executor.execute('writer', { inputs: { topic: 't' } });
     expect(result.text).toBe('by name');
-    await expect(executor.execute('reader')).rejects.toThrow(/No agent definition named 'reader'.*Registered: writer/);
+    await expect(executor.execute('reader')).rejects.toThrow(
+      /No agent definition named 'reader'.*Registered: writer/,
+    );
   });
 
   it('has a default registry that tests can reset', () => {

@@ -38,7 +38,10 @@ export function gated(gate: Promise<unknown>, event: ModelEvent) {
 
 /** A reply that never answers until its call is aborted, then ends as the Provider contract says. */
 export function hanging(onStart?: () => void) {
-  return async function* (_request: ModelRequest, signal: AbortSignal | undefined): AsyncIterable<ModelEvent> {
+  return async function* (
+    _request: ModelRequest,
+    signal: AbortSignal | undefined,
+  ): AsyncIterable<ModelEvent> {
     onStart?.();
     await new Promise<void>((resolve) => {
       if (signal?.aborted) resolve();
