@@ -244,9 +244,8 @@ describe('structured output in native mode', () => {
       name: 'complete_task',
       schema: { type: 'object', required: ['summary', 'files'] },
     });
-    expect(String((provider.requests[1]?.messages.at(-1) as { content: unknown }).content)).toMatch(
-      /summary: .*string/,
-    );
+    const retry = provider.requests[1]?.messages.at(-1) as { content: unknown };
+    expect(String(retry.content)).toMatch(/summary: .*string/);
     expect(result.outputValid).toBe(true);
     expect(result.output).toEqual({ summary: 's', files: [] });
     expect(result.text).toBe('{"summary":"s","files":[]}');

@@ -1,10 +1,5 @@
 import { messageText, type AgentMessage, type ToolCallBlock } from '../messages/messages.js';
-import type {
-  ModelCallOptions,
-  Orchestrator,
-  OrchestratorContext,
-  RunEnd,
-} from '../orchestrator/orchestrator.js';
+import type { ModelCallOptions, Orchestrator, OrchestratorContext } from '../orchestrator/orchestrator.js';
 import type { StructuredOutput } from './structured-output.js';
 
 /**
