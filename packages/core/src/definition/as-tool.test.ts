@@ -12,7 +12,14 @@ import { inlineProvider, textDone } from '../test-support/inline-provider.js';
 import { gated, hanging, reply } from '../test-support/replies.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
 import { toolsOrchestrator } from '../test-support/tools-orchestrator.js';
-import { type AgentDefinition, AgentExecutor, AgentRegistry, asTool, defineAgent } from './index.js';
+import {
+  type AgentDefinition,
+  AgentExecutor,
+  AgentRegistry,
+  asTool,
+  defineAgent,
+  type ExecuteOptions,
+} from './index.js';
 
 const executor = new AgentExecutor({ registry: new AgentRegistry(), orchestrator: stepOrchestrator });
 
@@ -40,8 +47,16 @@ function subagentEvents(events: readonly AgentEvent[], agent: string): AgentEven
 /** Records the results of the runs it executes, so a test can see how children ended. */
 class RecordingExecutor extends AgentExecutor {
   readonly results: AgentResult[] = [];
-  override async execute(...args: Parameters<AgentExecutor['execute']>): Promise<AgentResult> {
-    const result = await super.execute(...(args as [string]));
+  override execute<TOutput>(
+    definition: AgentDefinition<TOutput>,
+    options?: ExecuteOptions,
+  ): Promise<AgentResult<TOutput>>;
+  override execute(name: string, options?: ExecuteOptions): Promise<AgentResult<unknown>>;
+  override async execute(
+    target: AgentDefinition<unknown> | string,
+    options?: ExecuteOptions,
+  ): Promise<AgentResult<unknown>> {
+    const result = await super.execute(target as string, options);
     this.results.push(result);
     return result;
   }
