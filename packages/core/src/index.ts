@@ -25,6 +25,11 @@ export { RunStoppedError } from './errors/run-error.js';
 export { ApprovalError } from './errors/approval-error.js';
 export { GuardError } from './errors/guard-error.js';
 export { HookError } from './errors/hook-error.js';
+export { AgentDefinitionError } from './errors/agent-definition-error.js';
+export type { DefinitionIssue } from './errors/agent-definition-error.js';
+export { AgentInputError } from './errors/agent-input-error.js';
+export { OutputValidationError } from './errors/output-validation-error.js';
+export { SubagentError } from './errors/subagent-error.js';
 
 export type {
   JsonSchema,
@@ -32,6 +37,7 @@ export type {
   ModelInfo,
   ModelRequest,
   Provider,
+  ResponseFormat,
   StreamOptions,
   ToolChoice,
   ToolSpec,
@@ -45,7 +51,15 @@ export {
 } from './provider/provider-error.js';
 export type { ProviderErrorKind, ProviderErrorOptions } from './provider/provider-error.js';
 
-export type { AnyTool, Tool, ToolContext, ToolInputCheck, ToolOutput, ToolRisk } from './tool/tool.js';
+export type {
+  AnyTool,
+  Tool,
+  ToolContext,
+  ToolInputCheck,
+  ToolOutput,
+  ToolRisk,
+  ToolRunAccess,
+} from './tool/tool.js';
 export { defineTool } from './tool/define-tool.js';
 export { toolContext } from './tool/tool-context.js';
 export type { ToolDefinition } from './tool/define-tool.js';

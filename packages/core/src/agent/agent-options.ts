@@ -51,6 +51,8 @@ export interface AgentHooks {
 
 /** Options of `new Agent(...)`. */
 export interface AgentOptions {
+  /** A name for the agent, used in the per-agent usage breakdown when subagents run. Default `agent`. */
+  name?: string;
   provider: Provider;
   model: string;
   systemPrompt?: SystemPromptSource;

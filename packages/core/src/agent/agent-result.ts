@@ -27,8 +27,11 @@ export interface ToolCallRecord {
   durationMs: number;
 }
 
-/** What a run produced. Everything in it is plain JSON except `error`, which has `toJSON`. */
-export interface AgentResult {
+/**
+ * What a run produced. Everything in it is plain JSON except `error`, which has `toJSON`.
+ * `TOutput` types `output`: an `AgentExecutor` run of a definition with an output schema sets it.
+ */
+export interface AgentResult<TOutput = unknown> {
   /** The final answer: the last model text of the run, or the limit message when `max_turns` or `max_tokens` ended it. */
   text: string;
   /** The agent's whole history after the run. */
@@ -39,11 +42,17 @@ export interface AgentResult {
   usage: Usage;
   terminateReason: TerminateReason;
   error?: AgentError;
-  /** Structured output, when the run asked for it. */
-  output?: unknown;
+  /** Structured output, when the run asked for it and it passed the schema. */
+  output?: TOutput;
+  /** Whether structured output was delivered and passed the schema; set only when the run asked for it. */
   outputValid?: boolean;
   /** With `await_user`: the calls waiting for a decision; pass decisions to `agent.resume()`. */
   pendingApprovals?: PendingApproval[];
+  /**
+   * Usage per agent, when other agents (subagents) spent tokens for this run:
+   * this agent's own under its `name`, each subagent's under its name. `usage` is their sum.
+   */
+  usageByAgent?: Record<string, Usage>;
   durationMs: number;
   runId: string;
   traceId: string;

@@ -73,6 +73,12 @@ export interface AgentEventBodies {
   guard: { action: Exclude<GuardAction, 'ok'>; reason: string; toolCall?: ToolCallBlock };
   /** An orchestrator's own progress (a plan, a step); `name` says which. */
   custom: { name: string; data: unknown };
+  /**
+   * An event of a subagent's run, wrapped: `agent` is its name, `childRunId` its
+   * run, `depth` its nesting (1 for a direct subagent), `toolCallId` the call of
+   * this run that started it. Events of one child arrive in their own order.
+   */
+  subagent: { agent: string; childRunId: string; depth: number; toolCallId: string; event: AgentEvent };
 }
 
 /** The type names of agent events. */

@@ -118,6 +118,7 @@ function buildRequest(context: RunContext, options: ModelCallOptions): ModelRequ
   if (stopSequences !== undefined) request.stopSequences = stopSequences;
   const toolChoice = options.toolChoice ?? agentOptions.toolChoice;
   if (toolChoice !== undefined) request.toolChoice = toolChoice;
+  if (options.responseFormat !== undefined) request.responseFormat = options.responseFormat;
   return request;
 }
 
@@ -140,6 +141,7 @@ async function streamOnce(
   let error: ProviderError | undefined;
   const onTextDelta = options.onTextDelta;
   let iterator: AsyncIterator<ModelEvent> | undefined;
+  let ended = false;
   // The text shown so far: kept when an abort cuts the stream off before the provider answers it.
   const shown: string[] = [];
   // Wakes the wait for the next event when the call's signal aborts: a provider
@@ -157,7 +159,11 @@ async function streamOnce(
         next.then(resolve, reject);
       });
       wake = undefined;
-      if (step === cutOff || step.done === true) break;
+      if (step === cutOff) break;
+      if (step.done === true) {
+        ended = true;
+        break;
+      }
       const event = step.value;
       watch.touch();
       if (event.type === 'done') {
@@ -215,8 +221,9 @@ async function streamOnce(
     wake = undefined;
     signal.removeEventListener('abort', onAbort);
     idle = watch.end();
-    // A stream left before its end is closed without waiting: a deaf provider may never answer.
-    if (iterator !== undefined && message === undefined && error === undefined) closeQuietly(iterator);
+    // A stream left before its end is closed, as for-await would, so the provider can clean up;
+    // without waiting, since a deaf provider may never answer.
+    if (iterator !== undefined && !ended) closeQuietly(iterator);
   }
 
   if (state.stopCause !== undefined) {

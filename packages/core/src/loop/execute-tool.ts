@@ -325,6 +325,7 @@ function invoke(
     signal: controller?.signal ?? signal,
     toolCallId: call.id,
     agent: state.shared.agent,
+    run: context.runAccess,
   };
 
   let returned: unknown;

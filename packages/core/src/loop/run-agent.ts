@@ -4,6 +4,7 @@ import { messageText } from '../messages/messages.js';
 import type { Orchestrator, RunEnd } from '../orchestrator/orchestrator.js';
 import type { RunContext } from './run-context.js';
 import { roundMs } from './round-ms.js';
+import { usageBreakdown } from './usage-breakdown.js';
 
 /**
  * Drives one run from `agent_start` to `agent_end`: runs the orchestrator,
@@ -23,6 +24,8 @@ export async function runAgent(
   } catch (error) {
     end = { reason: 'error', error: toAgentError(error, 'orchestrator_failed') };
   }
+  // A subagent still winding down after an abort reports nothing past this point.
+  state.runAccess?.close();
   const signal = context.signal;
   const halt = state.halt;
   // Governance stopped the run (a pause or the guard): that, not the abort it used, is how the run ended.
@@ -69,6 +72,13 @@ export async function runAgent(
     result.error = end.error ?? new AgentError('run_failed', 'The run ended with an error.');
   } else if (end.error !== undefined) {
     result.error = end.error;
+  }
+  if (state.usageByAgent !== undefined) {
+    result.usageByAgent = usageBreakdown(
+      state.shared.options.name ?? 'agent',
+      state.usage,
+      state.usageByAgent,
+    );
   }
   if (end.output !== undefined) result.output = end.output;
   if (end.reason === 'await_user') result.pendingApprovals = halt?.pendingApprovals ?? [];

@@ -22,6 +22,7 @@ import { callModel } from './call-model.js';
 import { executeTool, executeTools } from './execute-tool.js';
 import type { RunState } from './run-state.js';
 import { guardModelCall } from '../governance/guard-check.js';
+import { RunAccess } from './tool-run-access.js';
 
 /** The `OrchestratorContext` of one run. */
 export class RunContext implements OrchestratorContext {
@@ -54,6 +55,12 @@ export class RunContext implements OrchestratorContext {
   }
   get usage(): Usage {
     return this.state.usage;
+  }
+  /** The handle a tool gets as `ToolContext.run`: one per run, made on first use. */
+  get runAccess(): RunAccess {
+    const state = this.state;
+    if (state.runAccess === undefined) state.runAccess = new RunAccess(this);
+    return state.runAccess;
   }
 
   nextTurn(): TerminateReason | undefined {

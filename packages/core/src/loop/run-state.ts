@@ -19,6 +19,7 @@ export interface RunHalt {
   error?: AgentError;
   pendingApprovals?: PendingApproval[];
 }
+import type { RunAccess } from './tool-run-access.js';
 
 /** What the Agent shares with a run: its history and queues, owned by the Agent. */
 export interface AgentShared {
@@ -70,4 +71,8 @@ export interface RunState {
   readonly governance: RunGovernance | undefined;
   /** Set when governance ends the run (a pause or the guard). */
   halt: RunHalt | undefined;
+  /** The handle tools get as `ToolContext.run`; made on the first tool call. */
+  runAccess?: RunAccess;
+  /** Usage that other agents (subagents) spent for this run, by agent name; set on the first such report. */
+  usageByAgent?: Record<string, Usage>;
 }

@@ -151,3 +151,23 @@ describe('an error event that carries a plain Error', () => {
     expect(result.text).toBe('ok');
   });
 });
+
+describe('closing a provider stream', () => {
+  it("runs the provider's cleanup once the call has its answer, as for-await would", async () => {
+    const log: string[] = [];
+    const provider = inlineProvider([
+      async function* () {
+        try {
+          yield textDone('answer');
+          log.push('resumed after done');
+        } finally {
+          log.push('cleaned up');
+        }
+      },
+    ]);
+    const agent = new Agent({ provider, model: 'm', orchestrator: stepOrchestrator });
+    await agent.prompt('hi').result();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(log).toEqual(['cleaned up']);
+  });
+});

@@ -9,7 +9,7 @@ import type {
   ToolResultMessage,
   Usage,
 } from '../messages/messages.js';
-import type { ToolChoice, ToolSpec } from '../provider/provider.js';
+import type { ResponseFormat, ToolChoice, ToolSpec } from '../provider/provider.js';
 import type { AnyTool } from '../tool/tool.js';
 
 /** How an orchestrator runs the tool calls of one model response. */
@@ -25,6 +25,8 @@ export interface ModelCallOptions {
   tools?: readonly ToolSpec[];
   stopSequences?: readonly string[];
   toolChoice?: ToolChoice;
+  /** Asks for a JSON answer in this format (structured output in `native` mode). */
+  responseFormat?: ResponseFormat;
   /** Append the final message to the history (default true). */
   append?: boolean;
   /** Receives text deltas instead of them being emitted as `text_delta` events. */

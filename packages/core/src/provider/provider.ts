@@ -15,6 +15,21 @@ export interface ToolSpec {
 /** How the model may choose tools: let it decide, forbid, require any, or require one by name. */
 export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'tool'; name: string };
 
+/**
+ * Asks the model to answer with JSON that fits a schema (OpenAI's
+ * `response_format` / `text.format`). A provider that cannot do this ignores it;
+ * core validates the answer either way.
+ */
+export interface ResponseFormat {
+  type: 'json_schema';
+  /** 1 to 64 letters, digits, `_` or `-`. */
+  name: string;
+  schema: JsonSchema;
+  description?: string;
+  /** Ask the provider to enforce the schema exactly (OpenAI strict mode, which restricts the schema). */
+  strict?: boolean;
+}
+
 /** One model call. Providers must not mutate anything in it. */
 export interface ModelRequest {
   model: string;
@@ -26,6 +41,8 @@ export interface ModelRequest {
   temperature?: number;
   stopSequences?: readonly string[];
   toolChoice?: ToolChoice;
+  /** A JSON answer in this format, for providers that support it. */
+  responseFormat?: ResponseFormat;
 }
 
 /** What a provider streams for one call. */

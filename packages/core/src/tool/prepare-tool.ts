@@ -59,7 +59,14 @@ export function prepareTool(tool: AnyTool): PreparedTool {
       tool,
       spec: { name: tool.name, description: tool.description, parameters: schema },
       validate(input) {
-        const parsed = zod.safeParse(parameters, input);
+        let parsed: ReturnType<typeof zod.safeParse>;
+        try {
+          parsed = zod.safeParse(parameters, input);
+        } catch (error) {
+          // A refinement that throws (or an async one) is the schema's failure, never the run's.
+          const reason = error instanceof Error ? error.message : String(error);
+          return { ok: false, message: `the input schema failed while checking the input (${reason})` };
+        }
         return parsed.success
           ? { ok: true, value: parsed.data }
           : { ok: false, message: formatZodIssues(parsed.error.issues) };

@@ -1,5 +1,6 @@
 import type { $ZodType } from 'zod/v4/core';
-import type { ImageBlock, TextBlock } from '../messages/messages.js';
+import type { AgentEventInput } from '../events/agent-event.js';
+import type { ImageBlock, TextBlock, Usage } from '../messages/messages.js';
 import type { JsonSchema } from '../provider/provider.js';
 import type { Agent } from '../agent/agent.js';
 
@@ -25,6 +26,24 @@ export interface ToolContext {
    * session store; until then it is always undefined.
    */
   session?: unknown;
+  /** The run that made the call, for tools that run agents of their own (subagents). */
+  run?: ToolRunAccess;
+}
+
+/**
+ * What a tool may do to the run that called it: report events and usage of
+ * work done on its behalf, as a subagent tool does.
+ *
+ * Contract:
+ * - `emit` adds the event to the calling run's stream (core adds `runId`,
+ *   `turn` and `seq`); once that run has ended, events are dropped.
+ * - `addUsage` counts into the run's `usage` (so its `maxTokens` budget sees
+ *   it) and into `usageByAgent` under `agent`.
+ */
+export interface ToolRunAccess {
+  readonly runId: string;
+  emit(event: AgentEventInput): void;
+  addUsage(agent: string, usage: Usage): void;
 }
 
 /** The outcome of validating a tool's input. */

@@ -74,6 +74,19 @@ describe('chat: request body', () => {
     expect(body.reasoning_effort).toBe('low');
   });
 
+  it('a response format goes as response_format with a JSON schema', async () => {
+    const schema = { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] };
+    const body = await sent({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'x' }],
+      responseFormat: { type: 'json_schema', name: 'complete_task', schema, strict: true },
+    });
+    expect(body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'complete_task', schema, strict: true },
+    });
+  });
+
   it('a forced tool choice names the function', async () => {
     const body = await sent({
       model: 'gpt-4o',

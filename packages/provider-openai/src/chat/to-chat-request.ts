@@ -168,5 +168,17 @@ export function toChatRequest(
     body.stop = [...request.stopSequences];
   }
   if (settings.reasoningEffort !== undefined) body.reasoning_effort = settings.reasoningEffort;
+  const format = request.responseFormat;
+  if (format !== undefined) {
+    body.response_format = {
+      type: 'json_schema',
+      json_schema: {
+        name: format.name,
+        schema: format.schema,
+        ...(format.description === undefined ? {} : { description: format.description }),
+        ...(format.strict === undefined ? {} : { strict: format.strict }),
+      },
+    };
+  }
   return body;
 }

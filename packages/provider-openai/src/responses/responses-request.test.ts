@@ -43,6 +43,18 @@ const weather = {
 const image = { type: 'image' as const, data: 'iVBORw0KGgo=', mimeType: 'image/png' };
 
 describe('responses: request body', () => {
+  it('a response format goes as text.format with a JSON schema', async () => {
+    const schema = { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] };
+    const body = await sent({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'x' }],
+      responseFormat: { type: 'json_schema', name: 'complete_task', schema, description: 'the report' },
+    });
+    expect(body.text).toEqual({
+      format: { type: 'json_schema', name: 'complete_task', schema, description: 'the report' },
+    });
+  });
+
   it('instructions, input, function tools, options; not stored', async () => {
     const body = await sent({
       model: 'gpt-4.1',

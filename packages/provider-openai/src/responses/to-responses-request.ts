@@ -139,5 +139,17 @@ export function toResponsesRequest(
   if (settings.reasoningEffort !== undefined || isReasoningModel(request.model)) {
     body.include = ['reasoning.encrypted_content'];
   }
+  const format = request.responseFormat;
+  if (format !== undefined) {
+    body.text = {
+      format: {
+        type: 'json_schema',
+        name: format.name,
+        schema: format.schema,
+        ...(format.description === undefined ? {} : { description: format.description }),
+        ...(format.strict === undefined ? {} : { strict: format.strict }),
+      },
+    };
+  }
   return body;
 }
