@@ -4,6 +4,7 @@ import type { Provider, ToolChoice } from '../provider/provider.js';
 import type { RetryPolicy } from '../loop/retry-policy.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { Logger } from '../logger/logger.js';
+import type { RunJournal } from '../session/run-journal.js';
 
 /** Limits on one run. */
 export interface RunLimits {
@@ -77,4 +78,9 @@ export interface AgentOptions {
   /** A stream with no event for this long fails as a retryable network error. Default 120 s. */
   streamIdleTimeoutMs?: number;
   logger?: Logger;
+  /**
+   * Where each run is written as it happens (messages, tool calls before they
+   * run, the run's end), such as a `SessionJournal`; `SessionManager` sets it.
+   */
+  journal?: RunJournal;
 }

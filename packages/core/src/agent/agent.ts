@@ -12,6 +12,7 @@ import type { Orchestrator } from '../orchestrator/orchestrator.js';
 import { getDefaultOrchestratorName, getOrchestrator } from '../registry/registries.js';
 import { loadSchemaSupport, prepareTool, type PreparedTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
+import type { RunJournal } from '../session/run-journal.js';
 import type { AgentOptions } from './agent-options.js';
 import type { AgentResult } from './agent-result.js';
 import { AgentRun } from './agent-run.js';
@@ -22,6 +23,7 @@ import { runAgent } from '../loop/run-agent.js';
 import { danglingCalls } from '../loop/dangling-calls.js';
 import { SharedModelWatch } from '../loop/model-call-watch.js';
 import type { AgentShared, RunState } from '../loop/run-state.js';
+import { type ResumeOptions, resumeFirst } from './resume.js';
 
 /** Options of one `prompt()`. */
 export interface PromptOptions {
@@ -125,7 +127,22 @@ export class Agent {
    * and `ConfigError` if no orchestrator is available.
    */
   prompt(input: PromptInput, options: PromptOptions = {}): AgentRun {
-    if (this.#controller !== undefined) throw new AgentBusyError('start a new prompt');
+    return this.#start(input, options);
+  }
+
+  /**
+   * Continues the history without a new prompt: first runs the tool calls at
+   * its end that have no result yet (through the one tool gate), then hands
+   * over to the orchestrator. For a session a stopped process left
+   * interrupted. Throws like `prompt()`.
+   */
+  resume(options: ResumeOptions = {}): AgentRun {
+    return this.#start(undefined, options);
+  }
+
+  #start(input: PromptInput | undefined, options: PromptOptions): AgentRun {
+    if (this.#controller !== undefined)
+      throw new AgentBusyError(input === undefined ? 'resume' : 'start a new prompt');
     const orchestrator = this.#orchestrator();
     const shared = this.#shared;
     const controller = new AbortController();
@@ -162,7 +179,7 @@ export class Agent {
   }
 
   async #run(
-    input: PromptInput,
+    input: PromptInput | undefined,
     options: PromptOptions,
     orchestrator: Orchestrator,
     controller: AbortController,
@@ -204,7 +221,9 @@ export class Agent {
       lastAssistant: undefined,
       modelWatch: new SharedModelWatch(),
       idCounter: 0,
+      journal: agentOptions.journal,
     };
+    state.journal?.runStarted(runId);
     const context = new RunContext(state);
     const unlink = linkAbort(options.signal, controller);
     const onAbort = () => {
@@ -239,12 +258,19 @@ export class Agent {
       });
       // Messages queued while no run was active come first, then the prompt.
       context.takeQueued();
-      for (const message of toMessages(input)) context.append(message);
+      if (input !== undefined) for (const message of toMessages(input)) context.append(message);
       const failing: Orchestrator | undefined =
         setupError === undefined
           ? undefined
           : { name: orchestrator.name, run: async () => ({ reason: 'error', error: setupError }) };
-      return await runAgent(context, failing ?? orchestrator, startedAt, traceId);
+      const result = await runAgent(
+        context,
+        failing ?? (input === undefined ? resumeFirst(orchestrator) : orchestrator),
+        startedAt,
+        traceId,
+      );
+      if (state.journal !== undefined) await endJournal(state.journal, result, shared.logger);
+      return result;
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       state.modelWatch.close();
@@ -313,6 +339,16 @@ export class Agent {
 }
 
 function noDelivery(): void {}
+
+/** Makes the end of the run durable; a store failure is reported in the result, never thrown. */
+async function endJournal(journal: RunJournal, result: AgentResult, logger: AgentShared['logger']): Promise<void> {
+  try {
+    await journal.runEnded(result);
+  } catch (error) {
+    logger.error('the session store could not record the end of the run', { error: String(error) });
+    result.error ??= toAgentError(error, 'session_store_failed');
+  }
+}
 
 function checkToolNames(tools: readonly AnyTool[]): void {
   const names = new Set<string>();

@@ -3,6 +3,7 @@ import type { ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
 import type { AgentHooks } from '../agent/agent-options.js';
 import type { AnyTool, ToolContext, ToolOutput } from '../tool/tool.js';
 import type { RunContext } from './run-context.js';
+import type { RunJournal } from '../session/run-journal.js';
 
 type Outcome = { ok: true; output: unknown } | { ok: false; message: string };
 
@@ -29,10 +30,16 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
     toolCall: call,
   });
   const started = performance.now();
+  const journal = state.journal;
   // Awaited even for a synchronous tool: the yield lets an iterating consumer steer before the next call.
-  const finished = settle(await runCall(context, call), started);
+  const finished = settle(
+    await (journal === undefined ? runCall(context, call) : runLogged(context, call, journal)),
+    started,
+  );
   endEvent(context, call, finished);
-  return appendResult(context, call, finished);
+  const result = appendResult(context, call, finished);
+  if (journal !== undefined) await finishLogged(journal, call, finished);
+  return result;
 }
 
 /**
@@ -70,10 +77,15 @@ export async function executeTools(
         seq: state.seq++,
         toolCall: call,
       });
-      const done = settle(await runCall(context, call), started);
+      const journal = state.journal;
+      const done = settle(
+        await (journal === undefined ? runCall(context, call) : runLogged(context, call, journal)),
+        started,
+      );
       finished[index] = done;
       endEvent(context, call, done);
       flush();
+      if (journal !== undefined) await finishLogged(journal, call, done);
     }
   };
   const workers: Promise<void>[] = [];
@@ -142,6 +154,27 @@ function answered(context: RunContext, call: ToolCallBlock): ToolResultMessage {
     if (message.role === 'toolResult' && message.toolCallId === call.id) return message;
   }
   throw new AgentError('tool_result_missing', `Tool call '${call.id}' has no result in the history.`);
+}
+
+/** Log before execute: the call is durable in the session's log before its tool runs, or it does not run. */
+async function runLogged(context: RunContext, call: ToolCallBlock, journal: RunJournal): Promise<Outcome> {
+  try {
+    await journal.toolStarted(call);
+  } catch (error) {
+    return {
+      ok: false,
+      message: `Tool '${call.name}' was not run: the session store could not record the call first (${errorText(error)}).`,
+    };
+  }
+  return runCall(context, call);
+}
+
+async function finishLogged(journal: RunJournal, call: ToolCallBlock, finished: Finished): Promise<void> {
+  try {
+    await journal.toolFinished(call, { isError: finished.isError, durationMs: finished.durationMs });
+  } catch {
+    // The journal keeps its failure: the next model call reports it and ends the run.
+  }
 }
 
 /** Checks and runs one call: a promise only when a hook or the tool itself is asynchronous. */

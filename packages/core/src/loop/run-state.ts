@@ -8,6 +8,7 @@ import type { ToolSpec } from '../provider/provider.js';
 import type { PreparedTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { SharedModelWatch } from './model-call-watch.js';
+import type { RunJournal } from '../session/run-journal.js';
 
 /** What the Agent shares with a run: its history and queues, owned by the Agent. */
 export interface AgentShared {
@@ -48,4 +49,6 @@ export interface RunState {
   /** The abort controller and idle timer that the run's model calls share. */
   readonly modelWatch: SharedModelWatch;
   idCounter: number;
+  /** Where the run is written as it happens; undefined without a store, so the loop skips it with one check. */
+  readonly journal: RunJournal | undefined;
 }
