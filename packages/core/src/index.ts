@@ -111,7 +111,11 @@ export type { ResumeOptions } from './agent/resume.js';
 export { newSessionState, sessionSchemaVersion } from './session/session-state.js';
 export type { NewSessionOptions, SessionState, SessionStatus } from './session/session-state.js';
 export { checkSessionId } from './session/session-id.js';
-export { loadSessionStateSchema, parseSessionState, sessionMigrations } from './session/parse-session-state.js';
+export {
+  loadSessionStateSchema,
+  parseSessionState,
+  sessionMigrations,
+} from './session/parse-session-state.js';
 export type { ParseSessionOptions, SessionMigration } from './session/parse-session-state.js';
 export type { SessionEvent, SessionLogRecord } from './session/session-event.js';
 export type {

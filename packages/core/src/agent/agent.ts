@@ -341,7 +341,11 @@ export class Agent {
 function noDelivery(): void {}
 
 /** Makes the end of the run durable; a store failure is reported in the result, never thrown. */
-async function endJournal(journal: RunJournal, result: AgentResult, logger: AgentShared['logger']): Promise<void> {
+async function endJournal(
+  journal: RunJournal,
+  result: AgentResult,
+  logger: AgentShared['logger'],
+): Promise<void> {
   try {
     await journal.runEnded(result);
   } catch (error) {

@@ -12,7 +12,11 @@ export class SessionCorruptError extends AgentError {
   constructor(
     source: string,
     detail: string,
-    options: { field?: string; code?: 'session_corrupt' | 'session_schema_unsupported'; cause?: unknown } = {},
+    options: {
+      field?: string;
+      code?: 'session_corrupt' | 'session_schema_unsupported';
+      cause?: unknown;
+    } = {},
   ) {
     super(
       options.code ?? 'session_corrupt',

@@ -12,14 +12,23 @@ export class SessionStorageError extends AgentError {
   readonly path: string;
   readonly problem: SessionStorageProblem;
 
-  constructor(path: string, problem: SessionStorageProblem, detail: string, options: { cause?: unknown } = {}) {
+  constructor(
+    path: string,
+    problem: SessionStorageProblem,
+    detail: string,
+    options: { cause?: unknown } = {},
+  ) {
     const advice =
       problem === 'full'
         ? 'The device is full: free some space and retry.'
         : problem === 'read_only'
           ? 'The location is read-only or not writable by this process: fix its permissions or choose another root.'
           : 'Check the location and retry.';
-    super(`session_storage_${problem}`, `Could not write or read ${path}: ${detail}. ${advice} Nothing stored before was changed.`, options);
+    super(
+      `session_storage_${problem}`,
+      `Could not write or read ${path}: ${detail}. ${advice} Nothing stored before was changed.`,
+      options,
+    );
     this.name = 'SessionStorageError';
     this.path = path;
     this.problem = problem;

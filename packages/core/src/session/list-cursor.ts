@@ -20,7 +20,8 @@ export function pageOfSummaries(
   let start = 0;
   if (options.cursor !== undefined) {
     const after = decodeCursor(options.cursor);
-    while (start < summaries.length && compareSummaries(summaries[start] as SessionSummary, after) <= 0) start++;
+    while (start < summaries.length && compareSummaries(summaries[start] as SessionSummary, after) <= 0)
+      start++;
   }
   const sessions = summaries.slice(start, start + limit);
   const last = sessions.at(-1);

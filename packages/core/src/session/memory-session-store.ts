@@ -58,7 +58,11 @@ export class MemorySessionStore implements SessionStore {
     if (done !== undefined) return done;
     const firstSeq = stored.log.length + 1;
     for (const event of entries) {
-      stored.log.push({ seq: stored.log.length + 1, operationId: options.operationId, event: structuredClone(event) });
+      stored.log.push({
+        seq: stored.log.length + 1,
+        operationId: options.operationId,
+        event: structuredClone(event),
+      });
     }
     const seqs = { firstSeq, lastSeq: stored.log.length };
     stored.operations.set(options.operationId, seqs);

@@ -33,7 +33,10 @@ export async function loadSessionStateSchema(): Promise<SchemaModule['sessionSta
  * source and the field for anything else, including a newer schema version.
  * Fields it does not know are kept as they are.
  */
-export async function parseSessionState(raw: unknown, options: ParseSessionOptions = {}): Promise<SessionState> {
+export async function parseSessionState(
+  raw: unknown,
+  options: ParseSessionOptions = {},
+): Promise<SessionState> {
   const source = options.source ?? 'the stored session';
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new SessionCorruptError(source, 'expected a JSON object.');
@@ -41,9 +44,13 @@ export async function parseSessionState(raw: unknown, options: ParseSessionOptio
   let data = raw as Record<string, unknown>;
   const found = data.schemaVersion;
   if (typeof found !== 'number' || !Number.isInteger(found) || found < 0) {
-    throw new SessionCorruptError(source, `expected an integer schemaVersion, got ${JSON.stringify(found)}.`, {
-      field: 'schemaVersion',
-    });
+    throw new SessionCorruptError(
+      source,
+      `expected an integer schemaVersion, got ${JSON.stringify(found)}.`,
+      {
+        field: 'schemaVersion',
+      },
+    );
   }
   if (found > sessionSchemaVersion) {
     throw new SessionCorruptError(

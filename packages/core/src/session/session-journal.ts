@@ -9,9 +9,9 @@ import type { SessionStore } from './session-store.js';
 /** Options of `SessionJournal`. */
 export interface SessionJournalOptions {
   /**
-   * Messages logged since the last snapshot before a run's end rewrites the
-   * snapshot; the snapshot is also rewritten once the log holds more messages
-   * than it. Default 64.
+   * The end of a run rewrites the snapshot once the messages logged since the
+   * last one number at least this many and at least as many as the snapshot
+   * holds. Default 64.
    */
   snapshotAfter?: number;
 }
@@ -91,13 +91,20 @@ export class SessionJournal implements RunJournal {
   async runEnded(result: AgentResult): Promise<void> {
     const state = this.state;
     const at = new Date().toISOString();
-    this.#queue.push({ type: 'run_ended', runId: result.runId, reason: result.terminateReason, usage: result.usage, at });
+    this.#queue.push({
+      type: 'run_ended',
+      runId: result.runId,
+      reason: result.terminateReason,
+      usage: result.usage,
+      at,
+    });
     await this.flush();
     state.status = result.terminateReason === 'await_user' ? 'await_user' : 'idle';
     state.updatedAt = at;
     addUsage(state.usage, result.usage);
     const logged = this.#logged;
-    if (logged >= this.#snapshotAfter || logged > this.#snapshotMessages) await this.snapshot(result.messages);
+    // Rewriting only once the log since the snapshot is as long as the snapshot keeps the bytes written linear.
+    if (logged >= Math.max(this.#snapshotAfter, this.#snapshotMessages)) await this.snapshot(result.messages);
   }
 
   /** Saves the whole state with `messages` as its history, from the version this journal last saved. */

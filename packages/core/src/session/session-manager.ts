@@ -65,7 +65,11 @@ export class SessionManager {
    * never an empty session.
    */
   get(id: string): Promise<Session> {
-    checkSessionId(id);
+    try {
+      checkSessionId(id);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const live = this.#live.get(id);
     if (live !== undefined) return live;
     return this.#track(id, this.#load(id));
@@ -107,7 +111,9 @@ export class SessionManager {
     const restored = await restoreSession(this.#options.store, id);
     const state = restored.state;
     const options = await this.#options.agent({ id, metadata: state.metadata });
-    const idempotent = new Set((options.tools ?? []).filter((tool) => tool.idempotent === true).map((tool) => tool.name));
+    const idempotent = new Set(
+      (options.tools ?? []).filter((tool) => tool.idempotent === true).map((tool) => tool.name),
+    );
     if (repairInterrupted(restored, (name) => idempotent.has(name))) {
       this.#logger.warn('a session was left running by a stopped process; repaired to interrupted', {
         sessionId: id,
@@ -130,7 +136,10 @@ export class SessionManager {
     this.#live.set(id, opening);
     opening.catch((error: unknown) => {
       if (this.#live.get(id) === opening) this.#live.delete(id);
-      this.#logger.debug('a session could not be opened', { sessionId: id, error: String(toAgentError(error)) });
+      this.#logger.debug('a session could not be opened', {
+        sessionId: id,
+        error: String(toAgentError(error)),
+      });
     });
     return opening;
   }

@@ -43,13 +43,21 @@ const toolResult = z.looseObject({
   content: userContent,
   isError: z.boolean(),
 });
-/** An app-defined message kind: any object whose `role` is not one of the model roles. */
-const custom = z.looseObject({
-  role: z.string().refine((role) => role !== 'user' && role !== 'assistant' && role !== 'toolResult', {
-    message: 'a user, assistant or toolResult message is malformed',
-  }),
+const modelSchemas: Record<string, z.ZodType> = { user, assistant, toolResult };
+/** A model message checked against its role's schema; any other role is an app-defined kind, kept as it is. */
+const message = z.looseObject({ role: z.string() }).superRefine((value, context) => {
+  const schema = modelSchemas[value.role];
+  if (schema === undefined) return;
+  const checked = schema.safeParse(value);
+  if (checked.success) return;
+  for (const issue of checked.error.issues) {
+    context.addIssue({
+      code: 'custom',
+      message: `${value.role} message: ${issue.message}`,
+      path: issue.path,
+    });
+  }
 });
-const message = z.union([user, assistant, toolResult, custom]);
 
 const pendingApproval = z.looseObject({
   toolCallId: z.string(),
