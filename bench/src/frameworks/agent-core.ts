@@ -101,7 +101,8 @@ function mockProvider(scenario: Scenario): Provider {
   });
 }
 
-const addTool = onePerDelay((toolDelayMs) =>
+/** The scripted `add` tool, one per tool delay. */
+export const addTool = onePerDelay((toolDelayMs) =>
   defineTool({
     name: toolName,
     description: toolDescription,

@@ -152,3 +152,41 @@ export type { Intent } from './governance/intent.js';
 export { inputHash } from './governance/input-hash.js';
 export { canonicalJson } from './governance/canonical-json.js';
 export type { BeforeRunContext, BeforeRunHook } from './governance/prepare-run.js';
+
+export { InvalidSessionIdError } from './errors/invalid-session-id-error.js';
+export { SessionBusyError } from './errors/session-busy-error.js';
+export { SessionConflictError } from './errors/session-conflict-error.js';
+export { SessionCorruptError } from './errors/session-corrupt-error.js';
+export { SessionNotFoundError } from './errors/session-not-found-error.js';
+export { SessionStorageError } from './errors/session-storage-error.js';
+export type { SessionStorageProblem } from './errors/session-storage-error.js';
+export { newSessionState, sessionSchemaVersion } from './session/session-state.js';
+export type { NewSessionOptions, SessionState, SessionStatus } from './session/session-state.js';
+export { checkSessionId } from './session/session-id.js';
+export {
+  loadSessionStateSchema,
+  parseSessionState,
+  sessionMigrations,
+} from './session/parse-session-state.js';
+export type { ParseSessionOptions, SessionMigration } from './session/parse-session-state.js';
+export type { SessionEvent, SessionLogRecord } from './session/session-event.js';
+export type {
+  ListSessionsOptions,
+  SessionPage,
+  SessionStore,
+  SessionSummary,
+} from './session/session-store.js';
+export { compareSummaries, pageOfSummaries, summaryOf } from './session/list-cursor.js';
+export { MemorySessionStore } from './session/memory-session-store.js';
+export type { RunJournal } from './session/run-journal.js';
+export { SessionJournal } from './session/session-journal.js';
+export type { SessionJournalOptions } from './session/session-journal.js';
+export { repairInterrupted, replayRecords, restoreSession } from './session/restore-session.js';
+export type { RestoredSession } from './session/restore-session.js';
+export { Session } from './session/session.js';
+export { SessionManager } from './session/session-manager.js';
+export type {
+  SessionAgentFactory,
+  SessionAgentOptions,
+  SessionManagerOptions,
+} from './session/session-manager.js';

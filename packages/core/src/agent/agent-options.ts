@@ -9,6 +9,7 @@ import type { Guard } from '../governance/guard.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
 import type { PolicyOption } from '../governance/policy.js';
 import type { BeforeRunHook } from '../governance/prepare-run.js';
+import type { RunJournal } from '../session/run-journal.js';
 
 /** Limits on one run. */
 export interface RunLimits {
@@ -109,4 +110,9 @@ export interface AgentOptions {
   pendingApprovals?: readonly PendingApproval[];
   /** Tools a person allowed always in this session (`agent.alwaysAllowedTools`). */
   alwaysAllowedTools?: readonly string[];
+  /**
+   * Where each run is written as it happens (messages, tool calls before they
+   * run, the run's end), such as a `SessionJournal`; `SessionManager` sets it.
+   */
+  journal?: RunJournal;
 }

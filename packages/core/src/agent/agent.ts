@@ -12,6 +12,7 @@ import type { Orchestrator } from '../orchestrator/orchestrator.js';
 import { getDefaultOrchestratorName, getOrchestrator } from '../registry/registries.js';
 import { loadSchemaSupport, prepareTool, type PreparedTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
+import type { RunJournal } from '../session/run-journal.js';
 import type { AgentOptions } from './agent-options.js';
 import type { AgentResult } from './agent-result.js';
 import { AgentRun } from './agent-run.js';
@@ -282,7 +283,9 @@ export class Agent {
       systemPrompt: setup === undefined ? agentOptions.systemPrompt : setup.systemPrompt,
       governance: setup?.governance,
       halt: undefined,
+      journal: agentOptions.journal,
     };
+    state.journal?.runStarted(runId);
     const context = new RunContext(state);
     const unlink = linkAbort(options.signal, controller);
     const onAbort = () => {
@@ -328,6 +331,7 @@ export class Agent {
       // Whatever ended the run answered or re-listed the calls that were waiting; a new prompt answers them as skipped.
       shared.approvals.pending =
         result.pendingApprovals === undefined ? [] : structuredClone(result.pendingApprovals);
+      if (state.journal !== undefined) await endJournal(state.journal, result, shared);
       return result;
     } finally {
       if (timer !== undefined) clearTimeout(timer);
@@ -399,6 +403,17 @@ export class Agent {
 }
 
 function noDelivery(): void {}
+
+/** Makes the end of the run durable; a store failure is reported in the result, never thrown. */
+async function endJournal(journal: RunJournal, result: AgentResult, shared: AgentShared): Promise<void> {
+  const logger = shared.logger;
+  try {
+    await journal.runEnded(result, { alwaysAllowedTools: [...shared.approvals.alwaysAllowed] });
+  } catch (error) {
+    logger.error('the session store could not record the end of the run', { error: String(error) });
+    result.error ??= toAgentError(error, 'session_store_failed');
+  }
+}
 
 function checkToolNames(tools: readonly AnyTool[]): void {
   const names = new Set<string>();

@@ -119,7 +119,6 @@ describe('agent.resume()', () => {
       provider: inlineProvider([
         [toolDone('write_file', { path: 'a', content: '1' }, 'w1')],
         [textDone('ok')],
-        [textDone('nothing left to run')],
       ]),
       model: 'm',
       tools,
@@ -145,7 +144,9 @@ describe('agent.resume()', () => {
     // The same decision again, as a stale copy of the pause would send it: nothing runs twice.
     const again = await agent.resume({ decisions: [decision] }).result();
     expect(runs.write_file).toBe(1);
-    expect(again.text).toBe('nothing left to run');
+    // Nothing was left to run and the history ends with the model's answer: no model call either.
+    expect(again.terminateReason).toBe('completed');
+    expect(again.turns).toBe(0);
   });
 
   it('an abort while the approver is asked records a denied result and leaves a valid history', async () => {

@@ -72,10 +72,11 @@ export function checkDecisions(
 }
 
 /**
- * Wraps the orchestrator for a resumed run: first the unanswered calls at the
- * end of the history go through the gate (in call order, or together in
- * parallel mode), then the queued messages, then the orchestrator goes on as
- * if the run had never paused.
+ * Wraps the orchestrator for a resumed run (after an approval pause or a
+ * crash): first the unanswered calls at the end of the history go through the
+ * gate, so they are logged, checked and answered like any call (in call
+ * order, or together in parallel mode), then the queued messages, then the
+ * orchestrator goes on as if the run had never stopped.
  */
 export function resumingOrchestrator(inner: Orchestrator): Orchestrator {
   return {
@@ -83,7 +84,16 @@ export function resumingOrchestrator(inner: Orchestrator): Orchestrator {
     async run(orchestratorContext) {
       const context = orchestratorContext as RunContext;
       const calls = [...context.state.pending.values()];
-      if (calls.length > 0) {
+      if (calls.length === 0) {
+        // A history that ends with the model's answer has nothing to continue: no model call.
+        const last = context.messages.at(-1) as { role?: string } | undefined;
+        if (
+          last?.role === 'assistant' &&
+          context.state.shared.steeringQueue.length === 0 &&
+          context.state.shared.followUpQueue.length === 0
+        )
+          return { reason: 'completed' };
+      } else {
         if (context.settings.toolExecution === 'parallel') await context.executeTools(calls);
         else {
           for (const call of calls) {

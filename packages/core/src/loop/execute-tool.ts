@@ -5,6 +5,7 @@ import type { AnyTool, ToolContext, ToolOutput } from '../tool/tool.js';
 import type { RunContext } from './run-context.js';
 import { roundMs } from './round-ms.js';
 import { admitCall, type GateRefusal, stopForHalt } from '../governance/admit-call.js';
+import type { RunJournal } from '../session/run-journal.js';
 
 type Outcome = { ok: true; output: unknown } | GateRefusal;
 /** A call that passed the checks before governance: its tool and validated input. */
@@ -50,6 +51,8 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
   const finished = settle(outcome, started);
   endEvent(context, call, finished);
   const result = appendResult(context, call, finished);
+  const journal = state.journal;
+  if (journal !== undefined) await finishLogged(journal, call, finished);
   if (context.state.halt !== undefined) stopForHalt(context);
   return result;
 }
@@ -133,12 +136,16 @@ export async function executeTools(
         outcome = await runCall(context, call);
       } else {
         const admission = admissions[index] as Checked | GateRefusal;
-        outcome = admission.ok ? await invoke(context, call, admission.tool, admission.input) : admission;
+        outcome = admission.ok
+          ? await runAdmitted(context, call, admission.tool, admission.input)
+          : admission;
       }
       const done = settle(outcome, started);
       finished[index] = done;
       endEvent(context, call, done);
       flush();
+      const journal = state.journal;
+      if (journal !== undefined) await finishLogged(journal, call, done);
     }
   };
   const workers: Promise<void>[] = [];
@@ -216,9 +223,9 @@ function runCall(context: RunContext, call: ToolCallBlock): Outcome | Promise<Ou
   if (!checked.ok) return checked;
   const state = context.state;
   if (state.governance === undefined && state.shared.options.hooks?.beforeToolCall === undefined)
-    return invoke(context, call, checked.tool, checked.input);
+    return runAdmitted(context, call, checked.tool, checked.input);
   return admit(context, call, checked.tool).then(
-    (refusal) => refusal ?? invoke(context, call, checked.tool, checked.input),
+    (refusal) => refusal ?? runAdmitted(context, call, checked.tool, checked.input),
   );
 }
 
@@ -311,6 +318,48 @@ async function askHook(
   }
 }
 
+/**
+ * Runs a call that passed every check. With a journal (a session store), the
+ * call is durable in the session's log before its tool runs, or it does not run:
+ * log before execute. Calls refused or paused by the gate are never logged as started.
+ */
+function runAdmitted(
+  context: RunContext,
+  call: ToolCallBlock,
+  tool: AnyTool,
+  input: unknown,
+): Outcome | Promise<Outcome> {
+  const journal = context.state.journal;
+  if (journal === undefined) return invoke(context, call, tool, input);
+  return runLogged(context, call, tool, input, journal);
+}
+
+async function runLogged(
+  context: RunContext,
+  call: ToolCallBlock,
+  tool: AnyTool,
+  input: unknown,
+  journal: RunJournal,
+): Promise<Outcome> {
+  try {
+    await journal.toolStarted(call);
+  } catch (error) {
+    return {
+      ok: false,
+      message: `Tool '${call.name}' was not run: the session store could not record the call first (${errorText(error)}).`,
+    };
+  }
+  return invoke(context, call, tool, input);
+}
+
+async function finishLogged(journal: RunJournal, call: ToolCallBlock, finished: Finished): Promise<void> {
+  try {
+    await journal.toolFinished(call, { isError: finished.isError, durationMs: finished.durationMs });
+  } catch {
+    // The journal keeps its failure: the next model call reports it and ends the run.
+  }
+}
+
 function invoke(
   context: RunContext,
   call: ToolCallBlock,
@@ -318,6 +367,9 @@ function invoke(
   input: unknown,
 ): Outcome | Promise<Outcome> {
   const state = context.state;
+  // The run may have stopped while the call waited for its hook, approver or log entry: a
+  // tool started now would wait on a signal that has already fired.
+  if (state.stopCause !== undefined) return notRun(call, state.stopCause);
   const signal = context.signal;
   const timeoutMs = tool.timeoutMs ?? state.shared.options.toolTimeoutMs;
   const controller = timeoutMs === undefined ? undefined : new AbortController();
@@ -370,6 +422,13 @@ function invoke(
       (error: unknown) => settle({ ok: false, message: `Tool '${call.name}' failed: ${errorText(error)}` }),
     );
   });
+}
+
+function notRun(call: ToolCallBlock, cause: 'aborted' | 'timeout'): Outcome {
+  return {
+    ok: false,
+    message: `Tool '${call.name}' was not run: the run was ${cause === 'timeout' ? 'timed out' : 'aborted'}.`,
+  };
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

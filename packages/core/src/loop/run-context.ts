@@ -1,5 +1,5 @@
 import type { TerminateReason } from '../agent/agent-result.js';
-import { AgentError } from '../errors/agent-error.js';
+import { AgentError, toAgentError } from '../errors/agent-error.js';
 import type { AgentEvent, AgentEventInput } from '../events/agent-event.js';
 import { isModelMessage } from '../messages/messages.js';
 import type {
@@ -23,6 +23,7 @@ import { executeTool, executeTools } from './execute-tool.js';
 import type { RunState } from './run-state.js';
 import { guardModelCall } from '../governance/guard-check.js';
 import { RunAccess } from './tool-run-access.js';
+import type { RunJournal } from '../session/run-journal.js';
 
 /** The `OrchestratorContext` of one run. */
 export class RunContext implements OrchestratorContext {
@@ -123,7 +124,19 @@ export class RunContext implements OrchestratorContext {
   }
 
   callModel(options?: ModelCallOptions): Promise<ModelCallResult> {
-    return callModel(this, options ?? {});
+    const journal = this.state.journal;
+    if (journal === undefined) return callModel(this, options ?? {});
+    return this.#flushThenCall(journal, options ?? {});
+  }
+
+  /** Makes every message appended so far durable before the model sees it. */
+  async #flushThenCall(journal: RunJournal, options: ModelCallOptions): Promise<ModelCallResult> {
+    try {
+      await journal.flush();
+    } catch (error) {
+      return { ok: false, reason: 'error', error: toAgentError(error, 'session_store_failed') };
+    }
+    return callModel(this, options);
   }
 
   executeTool(call: ToolCallBlock): Promise<ToolResultMessage> {
@@ -221,6 +234,7 @@ export class RunContext implements OrchestratorContext {
       }
     }
     state.shared.messages.push(message);
+    if (state.journal !== undefined) state.journal.message(message);
     if (role === 'assistant') {
       const assistant = message as AssistantMessage;
       state.lastAssistant = assistant;

@@ -20,6 +20,7 @@ export interface RunHalt {
   pendingApprovals?: PendingApproval[];
 }
 import type { RunAccess } from './tool-run-access.js';
+import type { RunJournal } from '../session/run-journal.js';
 
 /** What the Agent shares with a run: its history and queues, owned by the Agent. */
 export interface AgentShared {
@@ -75,4 +76,6 @@ export interface RunState {
   runAccess?: RunAccess;
   /** Usage that other agents (subagents) spent for this run, by agent name; set on the first such report. */
   usageByAgent?: Record<string, Usage>;
+  /** Where the run is written as it happens; undefined without a store, so the loop skips it with one check. */
+  readonly journal: RunJournal | undefined;
 }

@@ -13,6 +13,8 @@ export interface ToolDefinition<Schema, Input> {
   execute(input: Input, context: ToolContext): ToolOutput | Promise<ToolOutput>;
   timeoutMs?: number;
   risk?: ToolRisk;
+  /** Safe to run twice; see `Tool.idempotent`. */
+  idempotent?: boolean;
 }
 
 /**
@@ -64,5 +66,6 @@ export function defineTool(definition: ToolDefinition<$ZodType | JsonSchema, nev
     execute: definition.execute,
     ...(definition.timeoutMs === undefined ? {} : { timeoutMs: definition.timeoutMs }),
     ...(definition.risk === undefined ? {} : { risk: definition.risk }),
+    ...(definition.idempotent === undefined ? {} : { idempotent: definition.idempotent }),
   };
 }

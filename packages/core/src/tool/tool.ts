@@ -66,6 +66,12 @@ export interface Tool<Input = Record<string, unknown>> {
   /** Per-call timeout in milliseconds; overrides the agent's `toolTimeoutMs`. */
   readonly timeoutMs?: number;
   readonly risk?: ToolRisk;
+  /**
+   * True when running the call twice has the same effect as once. A call a
+   * crash interrupted is then run again on resume instead of being answered
+   * with an "outcome unknown" error.
+   */
+  readonly idempotent?: boolean;
   execute(input: Input, context: ToolContext): ToolOutput | Promise<ToolOutput>;
 }
 

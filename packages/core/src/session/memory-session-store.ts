@@ -1,0 +1,83 @@
+import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { SessionNotFoundError } from '../errors/session-not-found-error.js';
+import { pageOfSummaries, summaryOf } from './list-cursor.js';
+import { checkSessionId } from './session-id.js';
+import type { SessionEvent, SessionLogRecord } from './session-event.js';
+import type { SessionState } from './session-state.js';
+import type { ListSessionsOptions, SessionPage, SessionStore } from './session-store.js';
+
+interface StoredSession {
+  state: SessionState;
+  log: SessionLogRecord[];
+  operations: Map<string, { firstSeq: number; lastSeq: number }>;
+}
+
+/**
+ * A `SessionStore` in process memory: for tests, short-lived servers and
+ * browsers. Everything is copied in and out (`structuredClone`), so a caller
+ * changing a loaded state or a logged message never changes what is stored.
+ */
+export class MemorySessionStore implements SessionStore {
+  readonly #sessions = new Map<string, StoredSession>();
+
+  async load(id: string): Promise<SessionState> {
+    return structuredClone(this.#get(id).state);
+  }
+
+  async save(state: SessionState, options: { expectedVersion: number }): Promise<{ version: number }> {
+    checkSessionId(state.id);
+    const stored = this.#sessions.get(state.id);
+    const actual = stored?.state.version;
+    if ((actual ?? 0) !== options.expectedVersion) {
+      throw new SessionConflictError(state.id, options.expectedVersion, actual);
+    }
+    const version = options.expectedVersion + 1;
+    const copy = structuredClone({ ...state, version });
+    if (stored === undefined) this.#sessions.set(state.id, { state: copy, log: [], operations: new Map() });
+    else stored.state = copy;
+    return { version };
+  }
+
+  async list(options: ListSessionsOptions = {}): Promise<SessionPage> {
+    const summaries = [...this.#sessions.values()].map((stored) => structuredClone(summaryOf(stored.state)));
+    return pageOfSummaries(summaries, options);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    checkSessionId(id);
+    return this.#sessions.delete(id);
+  }
+
+  async append(
+    id: string,
+    entries: readonly SessionEvent[],
+    options: { operationId: string },
+  ): Promise<{ firstSeq: number; lastSeq: number }> {
+    const stored = this.#get(id);
+    const done = stored.operations.get(options.operationId);
+    if (done !== undefined) return done;
+    const firstSeq = stored.log.length + 1;
+    for (const event of entries) {
+      stored.log.push({
+        seq: stored.log.length + 1,
+        operationId: options.operationId,
+        event: structuredClone(event),
+      });
+    }
+    const seqs = { firstSeq, lastSeq: stored.log.length };
+    stored.operations.set(options.operationId, seqs);
+    return seqs;
+  }
+
+  async read(id: string, options: { fromSeq?: number } = {}): Promise<SessionLogRecord[]> {
+    const log = this.#get(id).log;
+    return structuredClone(log.slice(Math.max(0, (options.fromSeq ?? 1) - 1)));
+  }
+
+  #get(id: string): StoredSession {
+    checkSessionId(id);
+    const stored = this.#sessions.get(id);
+    if (stored === undefined) throw new SessionNotFoundError(id, 'the memory store');
+    return stored;
+  }
+}

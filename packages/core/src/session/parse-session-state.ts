@@ -1,0 +1,83 @@
+import { SessionCorruptError } from '../errors/session-corrupt-error.js';
+import { type SessionState, sessionSchemaVersion } from './session-state.js';
+
+/** Turns a stored session of schema version `n` into one of version `n + 1`. */
+export type SessionMigration = (raw: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * Migrations by the version they upgrade from. Empty while version 1 is the
+ * only version agent-core has written; a later format adds its step here.
+ */
+export const sessionMigrations: Readonly<Record<number, SessionMigration>> = {};
+
+/** Options of `parseSessionState`. */
+export interface ParseSessionOptions {
+  /** Names the file or key the data came from, for error messages. */
+  source?: string;
+  /** Replaces the built-in migrations (tests, or an app's own older formats). */
+  migrations?: Readonly<Record<number, SessionMigration>>;
+}
+
+type SchemaModule = typeof import('./session-schema.js');
+let schemaModule: Promise<SchemaModule> | undefined;
+
+/** The zod schema of `SessionState`, loaded on first use so importing core stays cheap. */
+export async function loadSessionStateSchema(): Promise<SchemaModule['sessionStateSchema']> {
+  schemaModule ??= import('./session-schema.js');
+  return (await schemaModule).sessionStateSchema;
+}
+
+/**
+ * Validates stored session data (already `JSON.parse`d) and migrates an older
+ * `schemaVersion` to the current one. Throws `SessionCorruptError` naming the
+ * source and the field for anything else, including a newer schema version.
+ * Fields it does not know are kept as they are.
+ */
+export async function parseSessionState(
+  raw: unknown,
+  options: ParseSessionOptions = {},
+): Promise<SessionState> {
+  const source = options.source ?? 'the stored session';
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new SessionCorruptError(source, 'expected a JSON object.');
+  }
+  let data = raw as Record<string, unknown>;
+  const found = data.schemaVersion;
+  if (typeof found !== 'number' || !Number.isInteger(found) || found < 0) {
+    throw new SessionCorruptError(
+      source,
+      `expected an integer schemaVersion, got ${JSON.stringify(found)}.`,
+      {
+        field: 'schemaVersion',
+      },
+    );
+  }
+  if (found > sessionSchemaVersion) {
+    throw new SessionCorruptError(
+      source,
+      `schemaVersion ${found} was written by a newer agent-core (this one reads up to ${sessionSchemaVersion}). Upgrade @agent-core/core to load it; the data was left untouched.`,
+      { field: 'schemaVersion', code: 'session_schema_unsupported' },
+    );
+  }
+  const migrations = options.migrations ?? sessionMigrations;
+  for (let version = found; version < sessionSchemaVersion; version++) {
+    const migrate = migrations[version];
+    if (migrate === undefined) {
+      throw new SessionCorruptError(
+        source,
+        `schemaVersion ${version} is not one this agent-core can migrate (it reads ${sessionSchemaVersion}).`,
+        { field: 'schemaVersion', code: 'session_schema_unsupported' },
+      );
+    }
+    data = { ...migrate(data), schemaVersion: version + 1 };
+  }
+  const schema = await loadSessionStateSchema();
+  const checked = schema.safeParse(data);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const field = issue === undefined ? undefined : issue.path.map(String).join('.');
+    throw new SessionCorruptError(source, `${issue?.message ?? 'invalid data'}.`, { field });
+  }
+  // The parsed value keeps unknown fields (loose objects) and fills defaults of fields added later.
+  return checked.data as unknown as SessionState;
+}

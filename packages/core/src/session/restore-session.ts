@@ -1,0 +1,104 @@
+import { danglingCalls } from '../loop/dangling-calls.js';
+import type { ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
+import { addUsage } from '../messages/usage.js';
+import type { SessionLogRecord } from './session-event.js';
+import type { SessionState } from './session-state.js';
+import type { SessionStore } from './session-store.js';
+
+/** A session as `restoreSession` found it: the snapshot with the log replayed on top. */
+export interface RestoredSession {
+  state: SessionState;
+  /** Calls the log shows started and not finished: a process stopped while they ran. */
+  unfinishedCalls: ToolCallBlock[];
+}
+
+/**
+ * Loads a session's snapshot and replays the events-log records after it:
+ * messages, run starts and ends, usage. A run with no `run_ended` leaves the
+ * state `running`; pass the result to `repairInterrupted` before using it.
+ * Throws `SessionNotFoundError` for an id never stored.
+ */
+export async function restoreSession(store: SessionStore, id: string): Promise<RestoredSession> {
+  const state = await store.load(id);
+  const records = await store.read(id, { fromSeq: state.lastSeq + 1 });
+  return replayRecords(state, records);
+}
+
+/** Applies log records to a state in place; returns it with the calls left unfinished. */
+export function replayRecords(state: SessionState, records: readonly SessionLogRecord[]): RestoredSession {
+  const started = new Map<string, ToolCallBlock>();
+  for (const record of records) {
+    if (record.seq <= state.lastSeq) continue;
+    const event = record.event;
+    switch (event.type) {
+      case 'run_started':
+        state.status = 'running';
+        state.updatedAt = event.at;
+        break;
+      case 'message': {
+        state.messages.push(event.message);
+        const message = event.message as ToolResultMessage;
+        if (message.role === 'toolResult') started.delete(message.toolCallId);
+        break;
+      }
+      case 'tool_started':
+        started.set(event.toolCallId, {
+          type: 'toolCall',
+          id: event.toolCallId,
+          name: event.toolName,
+          input: event.input,
+        });
+        break;
+      case 'run_ended':
+        state.status = event.reason === 'await_user' ? 'await_user' : 'idle';
+        state.updatedAt = event.at;
+        state.pendingApprovals = event.pendingApprovals ?? [];
+        if (event.alwaysAllowedTools !== undefined) state.alwaysAllowedTools = event.alwaysAllowedTools;
+        addUsage(state.usage, event.usage);
+        started.clear();
+        break;
+      default:
+        break;
+    }
+    state.lastSeq = record.seq;
+  }
+  return { state, unfinishedCalls: [...started.values()] };
+}
+
+/**
+ * Repairs a session a process left `running` into `interrupted`. Among the
+ * unanswered calls at the end of its history, a call that started and never
+ * finished gets an error result saying its outcome is unknown (it is never
+ * re-run silently), unless `isIdempotent(name)` says it may run again; calls
+ * ahead of such a result that had not finished are answered as not run, so
+ * results stay in call order; the calls after it are left for `resume()`.
+ * Returns true when it changed the state.
+ */
+export function repairInterrupted(
+  restored: RestoredSession,
+  isIdempotent: (toolName: string) => boolean = () => false,
+): boolean {
+  const state = restored.state;
+  if (state.status !== 'running') return false;
+  state.status = 'interrupted';
+  const unfinished = new Set(restored.unfinishedCalls.map((call) => call.id));
+  const calls = [...danglingCalls(state.messages).values()];
+  let last = -1;
+  calls.forEach((call, index) => {
+    if (unfinished.has(call.id) && !isIdempotent(call.name)) last = index;
+  });
+  for (let index = 0; index <= last; index++) {
+    const call = calls[index] as ToolCallBlock;
+    const unknown = unfinished.has(call.id) && !isIdempotent(call.name);
+    state.messages.push({
+      role: 'toolResult',
+      toolCallId: call.id,
+      toolName: call.name,
+      isError: true,
+      content: unknown
+        ? `Tool call '${call.name}' was interrupted: the process stopped while it ran, so its outcome is unknown. It was not run again; check whether it took effect before calling it again.`
+        : `Tool call '${call.name}' was not run: the process stopped before it could finish. Call it again if it is still needed.`,
+    });
+  }
+  return true;
+}

@@ -1,0 +1,27 @@
+import type { AgentResult } from '../agent/agent-result.js';
+import type { AgentMessage, ToolCallBlock } from '../messages/messages.js';
+
+/**
+ * What a run reports to durable storage; `SessionJournal` writes it to a
+ * `SessionStore`. The loop calls it only when the agent has one
+ * (`AgentOptions.journal`), so a run without a store pays one `undefined` check.
+ *
+ * Contract:
+ * - `message` queues a message as it joins the history; it is durable once a
+ *   later `flush`, `toolStarted` or `toolFinished` resolves. The loop flushes
+ *   before every model call, so the user's message is stored before the model sees it.
+ * - `toolStarted` resolves only once the call (and everything queued before
+ *   it) is durable; the tool runs after. If it rejects, the tool is not run.
+ * - `runEnded` resolves once the end of the run is durable; a rejection is
+ *   reported in the run's `result.error`, never thrown from `result()`.
+ * - After one failure every later flush rejects with the same error.
+ */
+export interface RunJournal {
+  runStarted(runId: string): void;
+  message(message: AgentMessage): void;
+  toolStarted(call: ToolCallBlock): Promise<void>;
+  toolFinished(call: ToolCallBlock, outcome: { isError: boolean; durationMs: number }): Promise<void>;
+  flush(): Promise<void>;
+  /** Records the run's end, with the tools a person allowed always (plain JSON, kept with the session). */
+  runEnded(result: AgentResult, approvals: { alwaysAllowedTools: string[] }): Promise<void>;
+}

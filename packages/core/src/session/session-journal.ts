@@ -1,0 +1,138 @@
+import type { AgentResult } from '../agent/agent-result.js';
+import type { AgentMessage, ToolCallBlock } from '../messages/messages.js';
+import { addUsage } from '../messages/usage.js';
+import type { RunJournal } from './run-journal.js';
+import type { SessionEvent } from './session-event.js';
+import type { SessionState } from './session-state.js';
+import type { SessionStore } from './session-store.js';
+
+/** Options of `SessionJournal`. */
+export interface SessionJournalOptions {
+  /**
+   * The end of a run rewrites the snapshot once the messages logged since the
+   * last one number at least this many and at least as many as the snapshot
+   * holds. Default 64.
+   */
+  snapshotAfter?: number;
+}
+
+/**
+ * Writes a session's runs to a `SessionStore`: each message and tool call to
+ * the events log as it happens, and the whole state as a snapshot only when
+ * the log since the last snapshot has outgrown it, so the bytes written per
+ * step follow what the step added. Keeps `state` (the caller's object) current
+ * except for `messages`, which it copies in at each snapshot.
+ */
+export class SessionJournal implements RunJournal {
+  readonly state: SessionState;
+  readonly #store: SessionStore;
+  readonly #snapshotAfter: number;
+  #queue: SessionEvent[] = [];
+  #writing: Promise<void> = Promise.resolve();
+  #failure: unknown;
+  #operation = 0;
+  #runId = '';
+  #logged = 0;
+  #snapshotMessages: number;
+
+  constructor(store: SessionStore, state: SessionState, options: SessionJournalOptions = {}) {
+    this.#store = store;
+    this.state = state;
+    this.#snapshotAfter = options.snapshotAfter ?? 64;
+    this.#snapshotMessages = state.messages.length;
+  }
+
+  runStarted(runId: string): void {
+    this.#runId = runId;
+    const at = new Date().toISOString();
+    this.state.status = 'running';
+    this.state.updatedAt = at;
+    this.#queue.push({ type: 'run_started', runId, at });
+  }
+
+  message(message: AgentMessage): void {
+    this.#queue.push({ type: 'message', message });
+    this.#logged++;
+  }
+
+  toolStarted(call: ToolCallBlock): Promise<void> {
+    this.#queue.push({
+      type: 'tool_started',
+      toolCallId: call.id,
+      toolName: call.name,
+      input: call.input,
+      at: new Date().toISOString(),
+    });
+    return this.flush();
+  }
+
+  toolFinished(call: ToolCallBlock, outcome: { isError: boolean; durationMs: number }): Promise<void> {
+    this.#queue.push({
+      type: 'tool_finished',
+      toolCallId: call.id,
+      toolName: call.name,
+      isError: outcome.isError,
+      durationMs: outcome.durationMs,
+    });
+    return this.flush();
+  }
+
+  flush(): Promise<void> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (this.#queue.length === 0) return this.#writing;
+    const entries = this.#queue;
+    this.#queue = [];
+    const operationId = `${this.#runId || this.state.id}.${this.#operation++}`;
+    // Appends go one after another, so the log keeps the order the run produced.
+    this.#writing = this.#writing.then(() => this.#append(entries, operationId));
+    return this.#writing;
+  }
+
+  async runEnded(result: AgentResult, approvals: { alwaysAllowedTools: string[] }): Promise<void> {
+    const alwaysAllowedTools = approvals.alwaysAllowedTools;
+    const state = this.state;
+    const at = new Date().toISOString();
+    // A pause is plain JSON in the log, so any process can decide it after a restart.
+    const pendingApprovals = result.pendingApprovals ?? [];
+    this.#queue.push({
+      type: 'run_ended',
+      runId: result.runId,
+      reason: result.terminateReason,
+      usage: result.usage,
+      at,
+      ...(pendingApprovals.length === 0 ? {} : { pendingApprovals }),
+      alwaysAllowedTools,
+    });
+    await this.flush();
+    state.pendingApprovals = pendingApprovals;
+    state.alwaysAllowedTools = alwaysAllowedTools;
+    state.status = result.terminateReason === 'await_user' ? 'await_user' : 'idle';
+    state.updatedAt = at;
+    addUsage(state.usage, result.usage);
+    const logged = this.#logged;
+    // Rewriting only once the log since the snapshot is as long as the snapshot keeps the bytes written linear.
+    if (logged >= Math.max(this.#snapshotAfter, this.#snapshotMessages)) await this.snapshot(result.messages);
+  }
+
+  /** Saves the whole state with `messages` as its history, from the version this journal last saved. */
+  async snapshot(messages: readonly AgentMessage[]): Promise<void> {
+    await this.flush();
+    const state = this.state;
+    state.messages = messages.slice();
+    const { version } = await this.#store.save(state, { expectedVersion: state.version });
+    state.version = version;
+    this.#logged = 0;
+    this.#snapshotMessages = messages.length;
+  }
+
+  async #append(entries: SessionEvent[], operationId: string): Promise<void> {
+    if (this.#failure !== undefined) throw this.#failure;
+    try {
+      const { lastSeq } = await this.#store.append(this.state.id, entries, { operationId });
+      this.state.lastSeq = lastSeq;
+    } catch (error) {
+      this.#failure = error;
+      throw error;
+    }
+  }
+}

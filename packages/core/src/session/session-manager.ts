@@ -1,0 +1,152 @@
+import { Agent } from '../agent/agent.js';
+import type { AgentOptions } from '../agent/agent-options.js';
+import { toAgentError } from '../errors/agent-error.js';
+import { type Logger, silentLogger } from '../logger/logger.js';
+import { repairInterrupted, restoreSession } from './restore-session.js';
+import { Session } from './session.js';
+import { checkSessionId } from './session-id.js';
+import { SessionJournal, type SessionJournalOptions } from './session-journal.js';
+import { type NewSessionOptions, newSessionState, type SessionState } from './session-state.js';
+import type { ListSessionsOptions, SessionPage, SessionStore } from './session-store.js';
+
+/** The agent options a session's factory gives; the manager adds the history and the journal. */
+export type SessionAgentOptions = Omit<AgentOptions, 'messages' | 'journal'>;
+
+/** Gives each session its provider, tools and options; called when a session is created or loaded. */
+export type SessionAgentFactory = (session: {
+  id: string;
+  metadata: Record<string, unknown>;
+}) => SessionAgentOptions | Promise<SessionAgentOptions>;
+
+/** Options of `new SessionManager(...)`. */
+export interface SessionManagerOptions extends SessionJournalOptions {
+  store: SessionStore;
+  agent: SessionAgentFactory;
+  logger?: Logger;
+}
+
+/**
+ * Keeps many sessions in one process over one `SessionStore`: each session
+ * has its own agent (from the factory) and history, and its runs are written
+ * to the store as they happen. Loading a session a crashed process left
+ * running repairs it first (see `repairInterrupted`).
+ *
+ * @example
+ * const manager = new SessionManager({ store: new MemorySessionStore(), agent: () => ({ provider, model: 'mock' }) });
+ * const session = await manager.create();
+ * await session.prompt('Hello').result();
+ * const again = await manager.get(session.id);
+ */
+export class SessionManager {
+  readonly #options: SessionManagerOptions;
+  readonly #logger: Logger;
+  readonly #live = new Map<string, Promise<Session>>();
+
+  constructor(options: SessionManagerOptions) {
+    this.#options = options;
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  /** Creates and stores a new session. Throws `SessionConflictError` if the id is taken. */
+  async create(options: NewSessionOptions = {}): Promise<Session> {
+    if (options.id !== undefined) checkSessionId(options.id);
+    const state = newSessionState(options);
+    const opening = (async () => {
+      state.version = (await this.#options.store.save(state, { expectedVersion: 0 })).version;
+      return this.#open(state);
+    })();
+    return this.#track(state.id, opening);
+  }
+
+  /**
+   * The session with this id: the one already open in this process, or
+   * loaded from the store (log replayed, a crashed run repaired to
+   * `interrupted`). Throws `SessionNotFoundError` for an id never stored,
+   * never an empty session.
+   */
+  get(id: string): Promise<Session> {
+    try {
+      checkSessionId(id);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const live = this.#live.get(id);
+    if (live !== undefined) return live;
+    return this.#track(id, this.#load(id));
+  }
+
+  /** Stored sessions, newest first, one page at a time. */
+  list(options?: ListSessionsOptions): Promise<SessionPage> {
+    return this.#options.store.list(options);
+  }
+
+  /** Aborts the running prompt of an open session; false if none was running. */
+  async cancel(id: string, reason?: unknown): Promise<boolean> {
+    const live = this.#live.get(id);
+    if (live === undefined) return false;
+    return (await live).cancel(reason);
+  }
+
+  /** Cancels the session's prompt, waits for it to end, and deletes the session from the store. */
+  async remove(id: string): Promise<boolean> {
+    checkSessionId(id);
+    const live = this.#live.get(id);
+    if (live !== undefined) {
+      const session = await live.catch(() => undefined);
+      if (session !== undefined) {
+        session.cancel('session removed');
+        await session.idle();
+      }
+      this.#live.delete(id);
+    }
+    return this.#options.store.delete(id);
+  }
+
+  /** Forgets an open session in this process (it stays stored); the next `get` loads it again. */
+  close(id: string): void {
+    this.#live.delete(id);
+  }
+
+  async #load(id: string): Promise<Session> {
+    const restored = await restoreSession(this.#options.store, id);
+    const state = restored.state;
+    const options = await this.#options.agent({ id, metadata: state.metadata });
+    const idempotent = new Set(
+      (options.tools ?? []).filter((tool) => tool.idempotent === true).map((tool) => tool.name),
+    );
+    if (repairInterrupted(restored, (name) => idempotent.has(name))) {
+      this.#logger.warn('a session was left running by a stopped process; repaired to interrupted', {
+        sessionId: id,
+        unfinishedCalls: restored.unfinishedCalls.length,
+      });
+      // The repair is stored at once, so every process sees the same answers for the interrupted calls.
+      state.version = (await this.#options.store.save(state, { expectedVersion: state.version })).version;
+    }
+    return this.#open(state, options);
+  }
+
+  async #open(state: SessionState, given?: SessionAgentOptions): Promise<Session> {
+    const options = given ?? (await this.#options.agent({ id: state.id, metadata: state.metadata }));
+    const journal = new SessionJournal(this.#options.store, state, this.#options);
+    const agent = new Agent({
+      ...options,
+      messages: state.messages,
+      journal,
+      pendingApprovals: state.pendingApprovals,
+      alwaysAllowedTools: state.alwaysAllowedTools,
+    });
+    return new Session(agent, journal);
+  }
+
+  #track(id: string, opening: Promise<Session>): Promise<Session> {
+    this.#live.set(id, opening);
+    opening.catch((error: unknown) => {
+      if (this.#live.get(id) === opening) this.#live.delete(id);
+      this.#logger.debug('a session could not be opened', {
+        sessionId: id,
+        error: String(toAgentError(error)),
+      });
+    });
+    return opening;
+  }
+}

@@ -1,0 +1,68 @@
+import { mkdir, open, readdir, readFile, rename, rm, truncate, unlink } from 'node:fs/promises';
+
+/**
+ * The file system calls `FileSessionStore` makes, injectable so tests (and
+ * unusual platforms) can stand in for a full disk or a read-only folder.
+ * Every write ends with an fsync.
+ */
+export interface FileOperations {
+  readFile(path: string): Promise<Buffer>;
+  /** Creates `path` (it must not exist), writes `data` and fsyncs it. */
+  writeNew(path: string, data: string | Uint8Array): Promise<void>;
+  /** Appends `data` to `path` (creating it) and fsyncs it. */
+  append(path: string, data: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  /** Fsyncs a folder, so a rename in it survives a power loss. */
+  syncDirectory(path: string): Promise<void>;
+  mkdir(path: string): Promise<void>;
+  readdir(path: string): Promise<string[]>;
+  removeTree(path: string): Promise<void>;
+  truncate(path: string, length: number): Promise<void>;
+  unlink(path: string): Promise<void>;
+}
+
+/** The real file system (`node:fs/promises`). */
+export const nodeFileOperations: FileOperations = {
+  readFile: (path) => readFile(path),
+  async writeNew(path, data) {
+    const handle = await open(path, 'wx');
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+  async append(path, data) {
+    const handle = await open(path, 'a');
+    try {
+      await handle.writeFile(data);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  },
+  rename: (from, to) => rename(from, to),
+  async syncDirectory(path) {
+    const handle = await open(path, 'r');
+    try {
+      await handle.sync();
+    } catch (error) {
+      // Some platforms (Windows) cannot fsync a folder; the rename is still atomic there.
+      if (
+        (error as NodeJS.ErrnoException).code !== 'EISDIR' &&
+        (error as NodeJS.ErrnoException).code !== 'EPERM'
+      )
+        throw error;
+    } finally {
+      await handle.close();
+    }
+  },
+  mkdir: async (path) => {
+    await mkdir(path, { recursive: true });
+  },
+  readdir: (path) => readdir(path),
+  removeTree: (path) => rm(path, { recursive: true, force: true }),
+  truncate: (path, length) => truncate(path, length),
+  unlink: (path) => unlink(path),
+};
