@@ -22,6 +22,8 @@ export { AgentBusyError } from './errors/agent-busy-error.js';
 export { ConfigError } from './errors/config-error.js';
 export { RegistryError } from './errors/registry-error.js';
 export { RunStoppedError } from './errors/run-error.js';
+export { ContextOverflowError } from './errors/context-overflow-error.js';
+export type { ContextOverflowDetails } from './errors/context-overflow-error.js';
 
 export type {
   JsonSchema,
@@ -34,7 +36,12 @@ export type {
   ToolSpec,
 } from './provider/provider.js';
 export { costOf } from './provider/provider.js';
-export { ProviderError, parseRetryAfter, providerErrorKindForStatus } from './provider/provider-error.js';
+export {
+  ProviderError,
+  isContextOverflowMessage,
+  parseRetryAfter,
+  providerErrorKindForStatus,
+} from './provider/provider-error.js';
 export type { ProviderErrorKind, ProviderErrorOptions } from './provider/provider-error.js';
 
 export type { AnyTool, Tool, ToolContext, ToolInputCheck, ToolOutput, ToolRisk } from './tool/tool.js';
@@ -99,3 +106,14 @@ export type {
 export type { RetryPolicy } from './loop/retry-policy.js';
 export type { LogFields, Logger } from './logger/logger.js';
 export { silentLogger, stderrLogger } from './logger/logger.js';
+
+export { ContextWindow } from './context/context-window.js';
+export type { ContextWindowOptions, Summarize } from './context/context-window.js';
+export { estimateTextTokens, estimateTokens } from './context/token-counter.js';
+export type { TokenCounter } from './context/token-counter.js';
+export { compactMessages } from './context/compact-messages.js';
+export type { CompactMessagesInput, CompactionPlan, PinnedMessage } from './context/compact-messages.js';
+export { compactionToMessage, isCompactionMessage } from './context/compaction-message.js';
+export type { CompactionMessage } from './context/compaction-message.js';
+export { modelSummarizer } from './context/model-summarizer.js';
+export type { ModelSummarizerOptions } from './context/model-summarizer.js';

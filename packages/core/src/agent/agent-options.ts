@@ -4,6 +4,7 @@ import type { Provider, ToolChoice } from '../provider/provider.js';
 import type { RetryPolicy } from '../loop/retry-policy.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { Logger } from '../logger/logger.js';
+import type { ContextWindow, ContextWindowOptions } from '../context/context-window.js';
 
 /** Limits on one run. */
 export interface RunLimits {
@@ -77,4 +78,10 @@ export interface AgentOptions {
   /** A stream with no event for this long fails as a retryable network error. Default 120 s. */
   streamIdleTimeoutMs?: number;
   logger?: Logger;
+  /**
+   * A token budget for what is sent: before each model call the history is
+   * compacted when over it, and a provider's context overflow is compacted
+   * and retried once. A `ContextWindow` or its options.
+   */
+  contextWindow?: ContextWindow | ContextWindowOptions;
 }

@@ -22,6 +22,7 @@ import { runAgent } from '../loop/run-agent.js';
 import { danglingCalls } from '../loop/dangling-calls.js';
 import { SharedModelWatch } from '../loop/model-call-watch.js';
 import type { AgentShared, RunState } from '../loop/run-state.js';
+import { ContextWindow } from '../context/context-window.js';
 
 /** Options of one `prompt()`. */
 export interface PromptOptions {
@@ -68,6 +69,10 @@ export class Agent {
       throw new ConfigError(`limits.maxTurns must be a positive integer, got ${maxTurns}.`);
     }
     checkToolNames(options.tools ?? []);
+    // Resolved now so a budget nobody can know fails at construction, not mid-run.
+    const contextWindow =
+      options.contextWindow === undefined ? undefined : ContextWindow.from(options.contextWindow);
+    contextWindow?.budgetFor(options.provider, options.model, options.maxOutputTokens);
     this.options = options;
     this.#tools = options.tools ?? [];
     const messages = [...(options.messages ?? [])];
@@ -80,6 +85,7 @@ export class Agent {
       customMessages: messages.filter((message) => !isModelMessage(message)).length,
       deliver: noDelivery,
       logger: options.logger ?? silentLogger,
+      contextWindow,
     };
   }
 

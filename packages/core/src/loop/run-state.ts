@@ -8,6 +8,7 @@ import type { ToolSpec } from '../provider/provider.js';
 import type { PreparedTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { SharedModelWatch } from './model-call-watch.js';
+import type { ContextWindow } from '../context/context-window.js';
 
 /** What the Agent shares with a run: its history and queues, owned by the Agent. */
 export interface AgentShared {
@@ -20,6 +21,8 @@ export interface AgentShared {
   customMessages: number;
   deliver(event: AgentEvent): void;
   logger: Logger;
+  /** Set from `options.contextWindow`; undefined costs model calls one check. */
+  contextWindow?: ContextWindow | undefined;
 }
 
 /** The mutable state of one run, shared by the context and its helpers. */
