@@ -56,10 +56,12 @@ function buildHistory(items: readonly Item[]): AgentMessage[] {
       });
     } else if (entry.kind === 'assistant') {
       const content: AssistantMessage['content'] = [];
-      if (entry.thinking !== undefined) content.push({ type: 'thinking', thinking: entry.thinking, signature: 'sig' });
+      if (entry.thinking !== undefined)
+        content.push({ type: 'thinking', thinking: entry.thinking, signature: 'sig' });
       if (entry.text !== '' || entry.calls === 0) content.push({ type: 'text', text: entry.text || 'ok' });
       const ids = Array.from({ length: entry.calls }, () => `call_${id++}`);
-      for (const callId of ids) content.push({ type: 'toolCall', id: callId, name: 'read', input: { path: callId } });
+      for (const callId of ids)
+        content.push({ type: 'toolCall', id: callId, name: 'read', input: { path: callId } });
       history.push({ role: 'assistant', content, stopReason: ids.length > 0 ? 'tool_use' : 'end_turn' });
       for (const callId of ids) {
         history.push({
@@ -78,7 +80,10 @@ function buildHistory(items: readonly Item[]): AgentMessage[] {
   return history;
 }
 
-const marker: Message = { role: 'user', content: '[earlier messages were removed to fit the context window.]' };
+const marker: Message = {
+  role: 'user',
+  content: '[earlier messages were removed to fit the context window.]',
+};
 const markerTokens = estimateTokens(marker);
 
 describe('compactMessages (property)', () => {
@@ -108,7 +113,9 @@ describe('compactMessages (property)', () => {
             if (message.role === 'user') newestUser = index;
           });
           const mustKeep = (index: number) =>
-            pinnedSet.has(index) || index === newestUser || (messages[index] as { role: string }).role === 'system';
+            pinnedSet.has(index) ||
+            index === newestUser ||
+            (messages[index] as { role: string }).role === 'system';
 
           let plan: ReturnType<typeof compactMessages>;
           try {
@@ -120,7 +127,9 @@ describe('compactMessages (property)', () => {
             return;
           }
           const kept = new Set(plan.kept);
-          expect([...plan.kept, ...plan.dropped].sort((a, b) => a - b)).toEqual(messages.map((_, index) => index));
+          expect([...plan.kept, ...plan.dropped].sort((a, b) => a - b)).toEqual(
+            messages.map((_, index) => index),
+          );
           for (let index = 0; index < messages.length; index++) {
             if (mustKeep(index)) expect(kept.has(index)).toBe(true);
           }
@@ -152,7 +161,8 @@ describe('compactMessages (property)', () => {
               let end = groupStart + 1;
               while ((messages[end] as { role: string } | undefined)?.role === 'toolResult') end++;
               const protectedGroup =
-                end === messages.length || Array.from({ length: end - groupStart }, (_, k) => groupStart + k).some(mustKeep);
+                end === messages.length ||
+                Array.from({ length: end - groupStart }, (_, k) => groupStart + k).some(mustKeep);
               expect(protectedGroup).toBe(true);
             }
           }
@@ -164,18 +174,24 @@ describe('compactMessages (property)', () => {
 
   it('drops oldest first: every dropped group is older than every kept unprotected one', () => {
     fc.assert(
-      fc.property(fc.array(item, { minLength: 2, maxLength: 30 }), fc.integer({ min: 500, max: 5_000 }), (items, budget) => {
-        const messages = buildHistory(items);
-        const counts = messages.map(estimateTokens);
-        let plan: ReturnType<typeof compactMessages>;
-        try {
-          plan = compactMessages({ messages, counts, target: budget * 0.8, limit: budget, markerTokens });
-        } catch {
-          return;
-        }
-        const lastDropped = plan.dropped.at(-1) ?? -1;
-        expect(plan.cut).toBe(plan.dropped.length === 0 ? 0 : lastDropped + 1 + countResultsAfter(messages, lastDropped));
-      }),
+      fc.property(
+        fc.array(item, { minLength: 2, maxLength: 30 }),
+        fc.integer({ min: 500, max: 5_000 }),
+        (items, budget) => {
+          const messages = buildHistory(items);
+          const counts = messages.map(estimateTokens);
+          let plan: ReturnType<typeof compactMessages>;
+          try {
+            plan = compactMessages({ messages, counts, target: budget * 0.8, limit: budget, markerTokens });
+          } catch {
+            return;
+          }
+          const lastDropped = plan.dropped.at(-1) ?? -1;
+          expect(plan.cut).toBe(
+            plan.dropped.length === 0 ? 0 : lastDropped + 1 + countResultsAfter(messages, lastDropped),
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -193,7 +209,13 @@ describe('compactMessages', () => {
   it('refuses a history whose one message cannot fit, naming the numbers', () => {
     const messages = [user('a'.repeat(40_000))];
     expect(() =>
-      compactMessages({ messages, counts: messages.map(estimateTokens), target: 800, limit: 1_000, markerTokens }),
+      compactMessages({
+        messages,
+        counts: messages.map(estimateTokens),
+        target: 800,
+        limit: 1_000,
+        markerTokens,
+      }),
     ).toThrow(/10000 tokens, over the budget of 1000/);
   });
 
