@@ -117,3 +117,16 @@ export { compactionToMessage, isCompactionMessage } from './context/compaction-m
 export type { CompactionMessage } from './context/compaction-message.js';
 export { modelSummarizer } from './context/model-summarizer.js';
 export type { ModelSummarizerOptions } from './context/model-summarizer.js';
+
+export { SystemPromptBuilder, promptSectionOrder } from './system-prompt/system-prompt-builder.js';
+export type {
+  PromptSection,
+  PromptSkill,
+  SystemPromptBuilderOptions,
+} from './system-prompt/system-prompt-builder.js';
+export { RuntimeInfo } from './system-prompt/runtime-info.js';
+export type { RuntimeInfoOptions } from './system-prompt/runtime-info.js';
+export { resolvePromptLayers } from './system-prompt/prompt-layers.js';
+export type { PromptLayers } from './system-prompt/prompt-layers.js';
+export { renderTemplate } from './system-prompt/render-template.js';
+export { TemplateError } from './errors/template-error.js';
