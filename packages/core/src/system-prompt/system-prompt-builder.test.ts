@@ -37,6 +37,7 @@ describe('SystemPromptBuilder', () => {
     const builder = new SystemPromptBuilder({
       identity: {
         default: 'You are a helpful assistant.',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the prompt template syntax itself
         modes: { code: 'You are {{model}} from {{provider}}, a coding agent for ${team}. Tools: {{tools}}.' },
       },
       mode: 'code',
@@ -47,6 +48,7 @@ describe('SystemPromptBuilder', () => {
       runtime: { timezone: 'Europe/Paris' },
       memory: 'The user prefers short answers.',
       sections: [
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the prompt template syntax itself
         { name: 'rules', order: 150, heading: 'Rules', text: 'Never push to ${branch}.' },
         { name: 'closing', order: 900, text: 'Be precise.' },
       ],
@@ -84,6 +86,7 @@ describe('SystemPromptBuilder', () => {
 
   it('refuses an unknown variable, naming it and its section', () => {
     const builder = new SystemPromptBuilder({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the prompt template syntax itself
       sections: [{ name: 'rules', order: 150, text: 'Ask ${owner} first.' }],
     });
     expect(() => builder.build(context)).toThrow(TemplateError);
@@ -96,7 +99,9 @@ describe('SystemPromptBuilder', () => {
   });
 
   it('leaves memory and tool descriptions alone: they are not templates', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the prompt template syntax itself
     const builder = new SystemPromptBuilder({ memory: 'The user wrote ${HOME} and {{x}} in a note.' });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the prompt template syntax itself
     expect(builder.build(context)).toContain('The user wrote ${HOME} and {{x}} in a note.');
   });
 
