@@ -116,7 +116,7 @@ export async function fitContext(
       );
       const summaryContent =
         typeof summary === 'string'
-          ? `Summary of ${dropped} earlier messages, removed to fit the context window:\n\n${summary}`
+          ? `Summary of ${dropped === 1 ? 'an earlier message' : `${dropped} earlier messages`}, removed to fit the context window:\n\n${summary}`
           : summary.content;
       const summaryAfter =
         plan.tokensAfter - placeholder + window.counter({ role: 'user', content: summaryContent });
