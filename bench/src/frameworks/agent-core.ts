@@ -1,6 +1,7 @@
 import {
   Agent,
   type AssistantMessage,
+  type ContextWindowOptions,
   defineTool,
   type ModelEvent,
   type Orchestrator,
@@ -38,6 +39,8 @@ export interface CoreVariant {
   multipleCalls?: boolean;
   /** Iterate the run's events even when the scenario only awaits the result. */
   iterateAlways?: boolean;
+  /** A context window for the agent; none by default. */
+  contextWindow?: ContextWindowOptions;
   /** Builds the scripted provider; the default answers with native tool calls. */
   scriptedProvider?: (scenario: Scenario) => Provider;
 }
@@ -133,6 +136,7 @@ export function coreFramework(variant: CoreVariant): Framework {
         tools: [addTool(scenario)],
         orchestrator: variant.orchestrator(),
         limits: { maxTurns: scenario.steps + 1 },
+        ...(variant.contextWindow === undefined ? {} : { contextWindow: variant.contextWindow }),
       });
       const run = agent.prompt(promptText);
       let events = 0;
@@ -171,6 +175,14 @@ export function coreFrameworks(): Framework[] {
       label: 'agent-core agentic parallel',
       orchestrator: () => agentic({ toolExecution: 'parallel' }),
       provider: 'scripted',
+    }),
+    coreFramework({
+      id: 'core-seq-window',
+      label: 'agent-core agentic sequential, context window',
+      orchestrator: () => agentic({ toolExecution: 'sequential' }),
+      provider: 'scripted',
+      // About 8 tokens a step: N = 10 never compacts, N = 1,000 compacts every 50 steps or so.
+      contextWindow: { budgetTokens: 2_000 },
     }),
     coreFramework({
       id: 'core-mock',

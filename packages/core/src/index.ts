@@ -30,6 +30,8 @@ export type { DefinitionIssue } from './errors/agent-definition-error.js';
 export { AgentInputError } from './errors/agent-input-error.js';
 export { OutputValidationError } from './errors/output-validation-error.js';
 export { SubagentError } from './errors/subagent-error.js';
+export { ContextOverflowError } from './errors/context-overflow-error.js';
+export type { ContextOverflowDetails } from './errors/context-overflow-error.js';
 
 export type {
   JsonSchema,
@@ -46,6 +48,7 @@ export { costOf } from './provider/provider.js';
 export {
   ProviderError,
   isProviderErrorKind,
+  isContextOverflowMessage,
   parseRetryAfter,
   providerErrorKindForStatus,
 } from './provider/provider-error.js';
@@ -190,3 +193,27 @@ export type {
   SessionAgentOptions,
   SessionManagerOptions,
 } from './session/session-manager.js';
+
+export { ContextWindow } from './context/context-window.js';
+export type { ContextWindowOptions, Summarize } from './context/context-window.js';
+export { estimateTextTokens, estimateTokens } from './context/token-counter.js';
+export type { TokenCounter } from './context/token-counter.js';
+export { compactMessages } from './context/compact-messages.js';
+export type { CompactMessagesInput, CompactionPlan, PinnedMessage } from './context/compact-messages.js';
+export { compactionToMessage, isCompactionMessage } from './context/compaction-message.js';
+export type { CompactionMessage } from './context/compaction-message.js';
+export { modelSummarizer } from './context/model-summarizer.js';
+export type { ModelSummarizerOptions } from './context/model-summarizer.js';
+
+export { SystemPromptBuilder, promptSectionOrder } from './system-prompt/system-prompt-builder.js';
+export type {
+  PromptSection,
+  PromptSkill,
+  SystemPromptBuilderOptions,
+} from './system-prompt/system-prompt-builder.js';
+export { RuntimeInfo } from './system-prompt/runtime-info.js';
+export type { RuntimeInfoOptions } from './system-prompt/runtime-info.js';
+export { resolvePromptLayers } from './system-prompt/prompt-layers.js';
+export type { PromptLayers } from './system-prompt/prompt-layers.js';
+export { renderTemplate } from './system-prompt/render-template.js';
+export { TemplateError } from './errors/template-error.js';

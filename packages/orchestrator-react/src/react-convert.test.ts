@@ -1,4 +1,4 @@
-import { Agent, type AgentMessage, type Message } from '@agent-core/core';
+import { Agent, type AgentMessage, isModelMessage, type Message } from '@agent-core/core';
 import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { react } from './index.js';
@@ -22,9 +22,10 @@ describe('react: the model sees the history through convertToLlm, as with agenti
       ],
     });
     const convertToLlm = (messages: readonly AgentMessage[]): Message[] =>
-      messages.map((message) =>
-        message.role === 'reminder' ? { role: 'user', content: `(reminder) ${message.text}` } : message,
-      );
+      messages.flatMap((message): Message[] => {
+        if (message.role === 'reminder') return [{ role: 'user', content: `(reminder) ${message.text}` }];
+        return isModelMessage(message) ? [message] : [];
+      });
     const agent = new Agent({
       provider,
       model: 'm',

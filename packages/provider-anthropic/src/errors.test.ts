@@ -83,6 +83,35 @@ describe('HTTP errors', () => {
     expect(server.requests.length - before).toBe(1);
   });
 
+  it('400 "prompt is too long" becomes a context_overflow error, not retried', async () => {
+    const before = server.requests.length;
+    // Anthropic's recorded body for a prompt over the model's context window.
+    server.reply({
+      type: 'json',
+      status: 400,
+      body: errorBody('invalid_request_error', 'prompt is too long: 208310 tokens > 200000 maximum'),
+    });
+    const error = streamError(await collect(provider().stream(request)));
+    expect(error).toMatchObject({
+      kind: 'context_overflow',
+      retryable: false,
+      status: 400,
+      provider: 'anthropic',
+    });
+    expect(error.message).toContain('prompt is too long: 208310 tokens > 200000 maximum');
+    expect(error.message).toContain('contextWindow');
+    expect(server.requests.length - before).toBe(1);
+  });
+
+  it('another 400 invalid_request_error stays invalid_request', async () => {
+    server.reply({
+      type: 'json',
+      status: 400,
+      body: errorBody('invalid_request_error', 'messages.1.content: Field required'),
+    });
+    expect(streamError(await collect(provider().stream(request))).kind).toBe('invalid_request');
+  });
+
   it('tells the user what to do about an auth error', async () => {
     server.reply({ type: 'json', status: 401, body: errorBody('authentication_error', 'invalid x-api-key') });
     const error = streamError(await collect(provider().stream(request)));

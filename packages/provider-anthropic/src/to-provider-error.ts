@@ -1,4 +1,5 @@
 import {
+  isContextOverflowMessage,
   type ProviderErrorKind,
   ProviderError,
   parseRetryAfter,
@@ -28,6 +29,8 @@ const advice: Partial<Record<ProviderErrorKind, string>> = {
   rate_limit: 'Wait and retry, or lower the request rate.',
   overloaded: 'Anthropic is overloaded; retry later.',
   invalid_request: 'The request was refused as invalid; retrying will not help.',
+  context_overflow:
+    "The request is longer than the model's context window; set contextWindow on the Agent to compact the history.",
 };
 
 function headerValue(headers: Headers | undefined, name: string): string | undefined {
@@ -90,10 +93,15 @@ export function toProviderError(error: unknown, sdk: AnthropicSdk): ProviderErro
   if (error instanceof APIError) {
     const { type, message } = bodyError(error);
     const status = typeof error.status === 'number' ? error.status : undefined;
-    const kind: ProviderErrorKind =
+    const byStatusOrType: ProviderErrorKind =
       status !== undefined
         ? providerErrorKindForStatus(status)
         : ((type !== undefined ? kindByErrorType[type] : undefined) ?? 'server');
+    // Anthropic refuses an over-long prompt as a 400 invalid_request_error saying "prompt is too long".
+    const kind: ProviderErrorKind =
+      byStatusOrType === 'invalid_request' && isContextOverflowMessage(message ?? error.message)
+        ? 'context_overflow'
+        : byStatusOrType;
     const where = status !== undefined ? `HTTP ${status}` : 'an error event in the stream';
     const what = message ?? error.message;
     return new ProviderError({

@@ -1,4 +1,9 @@
-import { ProviderError, parseRetryAfter, providerErrorKindForStatus } from '@agent-core/core';
+import {
+  isContextOverflowMessage,
+  ProviderError,
+  parseRetryAfter,
+  providerErrorKindForStatus,
+} from '@agent-core/core';
 import type { ProviderErrorKind } from '@agent-core/core';
 import { loadedSdk } from './load-sdk.js';
 
@@ -18,7 +23,9 @@ const kindsByCode: Record<string, ProviderErrorKind> = {
   api_error: 'server',
   invalid_request_error: 'invalid_request',
   invalid_prompt: 'invalid_request',
-  context_length_exceeded: 'invalid_request',
+  context_length_exceeded: 'context_overflow',
+  // llama.cpp server's error type for a prompt longer than its context.
+  exceed_context_size_error: 'context_overflow',
   invalid_api_key: 'auth',
   authentication_error: 'auth',
   permission_error: 'auth',
@@ -43,6 +50,16 @@ export function providerErrorKindForCode(code: unknown, type?: unknown): Provide
   return 'server';
 }
 
+/**
+ * `context_overflow` instead of a refused request or an unknown in-stream
+ * error when the message says the prompt did not fit (vLLM, llama.cpp and
+ * other compatible servers say so in words rather than with a code).
+ */
+export function withContextOverflow(kind: ProviderErrorKind, message: unknown): ProviderErrorKind {
+  if (kind !== 'invalid_request' && kind !== 'server') return kind;
+  return typeof message === 'string' && isContextOverflowMessage(message) ? 'context_overflow' : kind;
+}
+
 function retryAfterOf(headers: Headers | undefined): number | undefined {
   if (headers === undefined) return undefined;
   // OpenAI sends `retry-after-ms` (milliseconds) besides the standard `retry-after`.
@@ -52,6 +69,8 @@ function retryAfterOf(headers: Headers | undefined): number | undefined {
 }
 
 const hints: Partial<Record<ProviderErrorKind, string>> = {
+  context_overflow:
+    "The request is longer than the model's context window; set contextWindow on the Agent to compact the history",
   auth: 'Check the API key (OPENAI_API_KEY or the apiKey option) and its permissions.',
   rate_limit: 'The server asked to slow down; retry later.',
 };
@@ -111,7 +130,13 @@ export function toProviderError(error: unknown, provider: string): ProviderError
   }
   if (sdk !== undefined && error instanceof sdk.APIError) {
     if (typeof error.status === 'number') {
-      const kind = providerErrorKindForStatus(error.status);
+      const byStatus = providerErrorKindForStatus(error.status);
+      // Only a refused request (400, 413) can be an overflow: a 429's "tokens per minute" is a rate limit.
+      const kind =
+        byStatus === 'invalid_request' &&
+        (error.code === 'context_length_exceeded' || error.type === 'exceed_context_size_error')
+          ? 'context_overflow'
+          : withContextOverflow(byStatus, error.message);
       // A 429 for an exhausted quota will not pass by waiting: do not retry it.
       const quota = error.code === 'insufficient_quota';
       return new ProviderError({
@@ -127,7 +152,7 @@ export function toProviderError(error: unknown, provider: string): ProviderError
       });
     }
     // No status: the server sent an error object inside a stream that began with HTTP 200.
-    const kind = providerErrorKindForCode(error.code, error.type);
+    const kind = withContextOverflow(providerErrorKindForCode(error.code, error.type), error.message);
     return new ProviderError({
       kind,
       message: withHint(kind, `${provider}: error in the stream: ${error.message}`),

@@ -7,6 +7,12 @@ export interface SseFrame {
   data: unknown;
 }
 
+/** A scripted HTTP error instead of a stream: the status and the JSON body, as recorded from the provider. */
+export interface ErrorReply {
+  status: number;
+  json: unknown;
+}
+
 /** A local server replying to each POST with the next scripted SSE stream, recording the request bodies. */
 export interface ScriptedSseServer {
   url: string;
@@ -19,7 +25,7 @@ export interface ScriptedSseServer {
  * as `text/event-stream`. `done` adds Chat Completions' closing `data: [DONE]`.
  */
 export async function startScriptedSseServer(
-  replies: readonly SseFrame[][],
+  replies: readonly (SseFrame[] | ErrorReply)[],
   options: { basePath: string; done?: boolean },
 ): Promise<ScriptedSseServer> {
   const requests: Record<string, unknown>[] = [];
@@ -32,6 +38,11 @@ export async function startScriptedSseServer(
       if (frames === undefined) {
         response.writeHead(500, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ error: { type: 'api_error', message: 'no scripted reply' } }));
+        return;
+      }
+      if (!Array.isArray(frames)) {
+        response.writeHead(frames.status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(frames.json));
         return;
       }
       response.writeHead(200, { 'content-type': 'text/event-stream' });

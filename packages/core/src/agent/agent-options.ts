@@ -10,6 +10,7 @@ import type { PendingApproval } from '../governance/pending-approval.js';
 import type { PolicyOption } from '../governance/policy.js';
 import type { BeforeRunHook } from '../governance/prepare-run.js';
 import type { RunJournal } from '../session/run-journal.js';
+import type { ContextWindow, ContextWindowOptions } from '../context/context-window.js';
 
 /** Limits on one run. */
 export interface RunLimits {
@@ -115,4 +116,10 @@ export interface AgentOptions {
    * run, the run's end), such as a `SessionJournal`; `SessionManager` sets it.
    */
   journal?: RunJournal;
+  /**
+   * A token budget for what is sent: before each model call the history is
+   * compacted when over it, and a provider's context overflow is compacted
+   * and retried once. A `ContextWindow` or its options.
+   */
+  contextWindow?: ContextWindow | ContextWindowOptions;
 }

@@ -26,6 +26,7 @@ import type { AgentShared, RunState } from '../loop/run-state.js';
 import type { ApprovalDecision, PendingApproval } from '../governance/pending-approval.js';
 import { needsRunSetup, prepareRun, type RunSetup } from '../governance/prepare-run.js';
 import { checkDecisions, type ResumeOptions, resumingOrchestrator } from './resume.js';
+import { ContextWindow } from '../context/context-window.js';
 
 /** Options of one `prompt()`. */
 export interface PromptOptions {
@@ -72,6 +73,10 @@ export class Agent {
       throw new ConfigError(`limits.maxTurns must be a positive integer, got ${maxTurns}.`);
     }
     checkToolNames(options.tools ?? []);
+    // Resolved now so a budget nobody can know fails at construction, not mid-run.
+    const contextWindow =
+      options.contextWindow === undefined ? undefined : ContextWindow.from(options.contextWindow);
+    contextWindow?.budgetFor(options.provider, options.model, options.maxOutputTokens);
     this.options = options;
     this.#tools = options.tools ?? [];
     // Bound, so `onToolsChanged: agent.setTools` works as a plain callback.
@@ -90,6 +95,7 @@ export class Agent {
         pending: structuredClone([...(options.pendingApprovals ?? [])]),
         alwaysAllowed: [...(options.alwaysAllowedTools ?? [])],
       },
+      contextWindow,
     };
   }
 

@@ -13,6 +13,7 @@ import type { GuardAction } from '../governance/guard.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
 import type { PolicyDecision } from '../governance/policy.js';
 import type { ToolRisk } from '../tool/tool.js';
+import type { CompactionMessage } from '../context/compaction-message.js';
 
 /** Fields every event carries: the run, the turn (0 before the first model call) and a sequence number. */
 export interface EventBase {
@@ -49,6 +50,19 @@ export interface AgentEventBodies {
     error: ProviderError;
     provider: string;
     discardedPartial: boolean;
+  };
+  /**
+   * The context window compacted what is sent, before a model call: over its
+   * budget, or after the provider reported an overflow. `message` is the
+   * record appended to the history.
+   */
+  compaction: {
+    reason: 'budget' | 'overflow';
+    droppedMessages: number;
+    tokensBefore: number;
+    tokensAfter: number;
+    summarized: boolean;
+    message: CompactionMessage;
   };
   error: { error: AgentError };
   agent_end: { result: AgentResult };

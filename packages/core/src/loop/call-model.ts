@@ -6,6 +6,7 @@ import { costOf, type ModelEvent, type ModelRequest, type Provider } from '../pr
 import { ProviderError, isProviderErrorKind } from '../provider/provider-error.js';
 import { sleep } from './abortable.js';
 import { watchModelCall } from './model-call-watch.js';
+import { fitContext, overflowError } from '../context/fit-context.js';
 import { type RetryPolicy, resolveRetryPolicy, retryDelay } from './retry-policy.js';
 import type { RunContext } from './run-context.js';
 import { checkTokenBudget } from '../governance/token-budget.js';
@@ -23,12 +24,20 @@ type Attempt =
 export async function callModel(context: RunContext, options: ModelCallOptions): Promise<ModelCallResult> {
   const state = context.state;
   const agentOptions = state.shared.options;
-  const request = buildRequest(context, options);
+  let request = buildRequest(context, options);
+  const window = options.messages === undefined ? state.shared.contextWindow : undefined;
+  if (window !== undefined) {
+    const fitted = await fitContext(context, window, request);
+    if (!fitted.ok) return fitted.result;
+    request = fitted.request;
+  }
   const maxTokens = agentOptions.limits?.maxTokens;
   if (maxTokens !== undefined) {
     const overBudget = await checkTokenBudget(context, agentOptions.provider, request, maxTokens);
     if (overBudget !== undefined) return { ok: false, reason: 'max_tokens', error: overBudget };
   }
+  // Set once a context overflow was compacted and retried: a second overflow ends the call.
+  let overflowRetried = false;
   // Built only when a call fails: the common call allocates no policy and no route list.
   let policy: Required<RetryPolicy> | undefined;
 
@@ -60,6 +69,28 @@ export async function callModel(context: RunContext, options: ModelCallOptions):
         status: lastError.status,
         attempt,
       });
+      if (lastError.kind === 'context_overflow') {
+        // Compacted (harder than the window's own count asked for) and retried once; never a loop.
+        if (window === undefined || overflowRetried) return failed(overflowError(lastError, overflowRetried));
+        overflowRetried = true;
+        const fitted = await fitContext(context, window, request, lastError);
+        if (!fitted.ok) return fitted.result;
+        request = fitted.request;
+        routeRequest =
+          routeRequest.model === request.model ? request : { ...request, model: routeRequest.model };
+        context.deliver({
+          type: 'retry',
+          runId: state.runId,
+          turn: state.turn,
+          seq: state.seq++,
+          attempt: attempt + 1,
+          delayMs: 0,
+          error: lastError,
+          provider: provider.name,
+          discardedPartial: outcome.visible,
+        });
+        continue;
+      }
       // A request the provider refuses (400, auth) fails the same way anywhere: no retry, no fallback.
       if (!lastError.retryable) return failed(lastError);
       policy ??= resolveRetryPolicy(agentOptions.retry);
@@ -82,7 +113,7 @@ export async function callModel(context: RunContext, options: ModelCallOptions):
   return failed(lastError as ProviderError);
 }
 
-function failed(error: ProviderError): ModelCallResult {
+function failed(error: AgentError): ModelCallResult {
   return { ok: false, reason: 'error', error };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, type AgentMessage, type Message, type Orchestrator } from '../index.js';
+import { Agent, type AgentMessage, isModelMessage, type Message, type Orchestrator } from '../index.js';
 import { inlineProvider, textDone } from '../test-support/inline-provider.js';
 
 declare module '../messages/messages.js' {
@@ -36,9 +36,10 @@ describe('ctx.modelMessages()', () => {
     let conversions = 0;
     const convertToLlm = (messages: readonly AgentMessage[]): Message[] => {
       conversions++;
-      return messages.map((message) =>
-        message.role === 'note' ? { role: 'user', content: `(note) ${message.text}` } : message,
-      );
+      return messages.flatMap((message): Message[] => {
+        if (message.role === 'note') return [{ role: 'user', content: `(note) ${message.text}` }];
+        return isModelMessage(message) ? [message] : [];
+      });
     };
     const views: (readonly Message[])[] = [];
     const provider = inlineProvider([[textDone('one')], [textDone('two')]]);

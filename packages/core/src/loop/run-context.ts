@@ -1,6 +1,7 @@
 import type { TerminateReason } from '../agent/agent-result.js';
 import { AgentError, toAgentError } from '../errors/agent-error.js';
 import type { AgentEvent, AgentEventInput } from '../events/agent-event.js';
+import { windowMessages } from '../context/fit-context.js';
 import { isModelMessage } from '../messages/messages.js';
 import type {
   AgentMessage,
@@ -86,6 +87,9 @@ export class RunContext implements OrchestratorContext {
     const state = this.state;
     const shared = state.shared;
     const history = shared.messages;
+    // A context window keeps its own view: the compacted history, converted.
+    const window = shared.contextWindow;
+    if (window !== undefined) return windowMessages(window, shared);
     const convert = shared.options.convertToLlm;
     // The live history, not a copy: without app-defined messages there is nothing to convert.
     if (convert === undefined && shared.customMessages === 0) return history as Message[];

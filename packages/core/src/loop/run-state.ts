@@ -21,6 +21,7 @@ export interface RunHalt {
 }
 import type { RunAccess } from './tool-run-access.js';
 import type { RunJournal } from '../session/run-journal.js';
+import type { ContextWindow } from '../context/context-window.js';
 
 /** What the Agent shares with a run: its history and queues, owned by the Agent. */
 export interface AgentShared {
@@ -35,6 +36,8 @@ export interface AgentShared {
   logger: Logger;
   /** Pending approvals and tools allowed always: plain JSON, kept between runs. */
   approvals: ApprovalMemory;
+  /** Set from `options.contextWindow`; undefined costs model calls one check. */
+  contextWindow?: ContextWindow | undefined;
 }
 
 /** The mutable state of one run, shared by the context and its helpers. */

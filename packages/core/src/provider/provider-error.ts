@@ -9,6 +9,8 @@ export type ProviderErrorKind =
   | 'malformed'
   | 'auth'
   | 'invalid_request'
+  /** The request is longer than the model's context window; compacting the history can help, retrying as is cannot. */
+  | 'context_overflow'
   | 'fatal';
 
 const kinds: ReadonlySet<string> = new Set<ProviderErrorKind>([
@@ -93,6 +95,20 @@ export class ProviderError extends AgentError {
       ...(this.status === undefined ? {} : { status: this.status }),
     };
   }
+}
+
+// What OpenAI, Anthropic and the compatible servers (vLLM, llama.cpp, Ollama, OpenRouter) say when a
+// request does not fit the model's context window.
+const contextOverflowPattern =
+  /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|context length|context window|too many tokens|exceeds? the available context size|exceed_context_size/i;
+
+/**
+ * True when a provider's error message or code says the request is longer
+ * than the model's context window, in the words of Anthropic, OpenAI or an
+ * OpenAI-compatible server. Providers use it to report `context_overflow`.
+ */
+export function isContextOverflowMessage(text: string | undefined | null): boolean {
+  return typeof text === 'string' && contextOverflowPattern.test(text);
 }
 
 /** Maps an HTTP status to the kind of provider error it means. */

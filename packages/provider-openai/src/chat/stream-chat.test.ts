@@ -316,7 +316,7 @@ describe('chat: faults', () => {
   it('an in-stream invalid_request_error is not retryable', async () => {
     server.reply({
       events: [
-        'data: {"error":{"message":"context too long","type":"invalid_request_error","code":"context_length_exceeded"}}\n\n',
+        'data: {"error":{"message":"messages[1].content is invalid","type":"invalid_request_error","code":"invalid_value"}}\n\n',
       ],
     });
     expect(finalError(await collectEvents(provider().stream(ask)))).toMatchObject({

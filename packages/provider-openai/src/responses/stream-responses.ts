@@ -5,7 +5,7 @@ import type { Response, ResponseStreamEvent, ResponseUsage } from 'openai/resour
 import { AssistantMessageBuilder } from '../assistant-message-builder.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
 import { toUsage } from '../provider-usage.js';
-import { providerErrorKindForCode, toProviderError } from '../to-provider-error.js';
+import { providerErrorKindForCode, toProviderError, withContextOverflow } from '../to-provider-error.js';
 import { encodeReasoningSignature } from './reasoning-signature.js';
 import { toResponsesRequest } from './to-responses-request.js';
 import type { ResponsesRequestSettings } from './to-responses-request.js';
@@ -29,7 +29,7 @@ function failure(
   error: { code?: unknown; message?: unknown } | null | undefined,
   provider: string,
 ): ProviderError {
-  const kind = providerErrorKindForCode(error?.code);
+  const kind = withContextOverflow(providerErrorKindForCode(error?.code), error?.message);
   const detail = typeof error?.message === 'string' ? error.message : 'no details';
   const code = typeof error?.code === 'string' ? ` (${error.code})` : '';
   return new ProviderError({ kind, message: `${provider}: the response failed${code}: ${detail}`, provider });
