@@ -82,6 +82,7 @@ export type {
   AgentEventOf,
   AgentEventType,
   EventBase,
+  SpanFields,
 } from './events/agent-event.js';
 
 export { Agent } from './agent/agent.js';
@@ -99,3 +100,16 @@ export type {
 export type { RetryPolicy } from './loop/retry-policy.js';
 export type { LogFields, Logger } from './logger/logger.js';
 export { silentLogger, stderrLogger } from './logger/logger.js';
+
+export type { TraceContext } from './observability/trace-context.js';
+export {
+  formatTraceparent,
+  isSpanId,
+  isTraceId,
+  parseTraceparent,
+  randomSpanId,
+  randomTraceId,
+} from './observability/trace-context.js';
+export type { RedactOptions } from './observability/redact-secrets.js';
+export { redactSecrets, redactedText } from './observability/redact-secrets.js';
+export type { RunMetrics, ToolMetrics } from './observability/run-metrics.js';

@@ -1,5 +1,6 @@
 import type { AgentError } from '../errors/agent-error.js';
 import type { AgentMessage, ToolResultMessage, Usage } from '../messages/messages.js';
+import type { RunMetrics } from '../observability/run-metrics.js';
 
 /** Why a run ended. */
 export type TerminateReason =
@@ -38,5 +39,12 @@ export interface AgentResult {
   outputValid?: boolean;
   durationMs: number;
   runId: string;
+  /** The run's 32-hex W3C trace id: the caller's when the prompt joined a trace, else random. */
   traceId: string;
+  /** The run's root span id (16 hex); its turns are its children. */
+  spanId: string;
+  /** The caller's span the run joined, if the prompt passed one. */
+  parentSpanId?: string;
+  /** Counts, tokens, cost and timings of the run. */
+  metrics: RunMetrics;
 }

@@ -2,7 +2,7 @@ import { type AgentError, toAgentError } from '../errors/agent-error.js';
 import { AgentBusyError } from '../errors/agent-busy-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import { RunStoppedError } from '../errors/run-error.js';
-import type { AgentEvent } from '../events/agent-event.js';
+import type { AgentEvent, AgentEventOf } from '../events/agent-event.js';
 import { EventChannel } from '../events/event-channel.js';
 import { silentLogger } from '../logger/logger.js';
 import type { AgentMessage } from '../messages/messages.js';
@@ -22,11 +22,31 @@ import { runAgent } from '../loop/run-agent.js';
 import { danglingCalls } from '../loop/dangling-calls.js';
 import { SharedModelWatch } from '../loop/model-call-watch.js';
 import type { AgentShared, RunState } from '../loop/run-state.js';
+import {
+  randomSpanId,
+  randomTraceId,
+  resolveParentTrace,
+  type TraceContext,
+} from '../observability/trace-context.js';
+import { eventLogger } from '../observability/event-logger.js';
 
 /** Options of one `prompt()`. */
 export interface PromptOptions {
   /** Aborts this run; it ends with `aborted`. */
   signal?: AbortSignal;
+  /**
+   * A W3C `traceparent` header value: the run joins that trace, its root span
+   * a child of that span. Malformed values throw `ConfigError` (check untrusted
+   * headers with `parseTraceparent` first).
+   */
+  traceparent?: string;
+  /** The parent trace context as ids; wins over `traceparent`. */
+  trace?: TraceContext;
+  /**
+   * Trace contexts this run relates to without being their child, such as the
+   * first run of a resumed session (`SessionState.trace`); tracers record them as span links.
+   */
+  links?: readonly TraceContext[];
 }
 
 interface PreparedTools {
@@ -127,16 +147,27 @@ export class Agent {
   prompt(input: PromptInput, options: PromptOptions = {}): AgentRun {
     if (this.#controller !== undefined) throw new AgentBusyError('start a new prompt');
     const orchestrator = this.#orchestrator();
+    const parentTrace =
+      options.trace === undefined && options.traceparent === undefined
+        ? undefined
+        : resolveParentTrace(options);
     const shared = this.#shared;
     const controller = new AbortController();
     this.#controller = controller;
     const runId = globalThis.crypto.randomUUID();
-    const traceId = runId.replaceAll('-', '');
+    const trace: RunTrace = {
+      traceId: parentTrace?.traceId ?? randomTraceId(),
+      spanId: randomSpanId(),
+      parentSpanId: parentTrace?.spanId,
+    };
     const channel = new EventChannel();
     const listeners = this.#listeners;
     const logger = shared.logger;
+    // Only a logger the user gave is fed the run's records: the default costs nothing per event.
+    const log = this.options.logger === undefined ? undefined : eventLogger(logger, trace);
     shared.deliver = (event) => {
       channel.push(event);
+      if (log !== undefined) log(event);
       if (listeners.size === 0) return;
       for (const listener of listeners) {
         try {
@@ -150,7 +181,7 @@ export class Agent {
       }
     };
     const startedAt = performance.now();
-    const result = this.#run(input, options, orchestrator, controller, runId, traceId, startedAt).finally(
+    const result = this.#run(input, options, orchestrator, controller, runId, trace, startedAt).finally(
       () => {
         channel.close();
         // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
@@ -167,7 +198,7 @@ export class Agent {
     orchestrator: Orchestrator,
     controller: AbortController,
     runId: string,
-    traceId: string,
+    trace: RunTrace,
     startedAt: number,
   ): Promise<AgentResult> {
     const shared = this.#shared;
@@ -204,6 +235,13 @@ export class Agent {
       lastAssistant: undefined,
       modelWatch: new SharedModelWatch(),
       idCounter: 0,
+      traceId: trace.traceId,
+      spanId: trace.spanId,
+      turnSpanId: trace.spanId,
+      modelCalls: 0,
+      retries: 0,
+      fallbacks: 0,
+      timeToFirstTokenMs: undefined,
     };
     const context = new RunContext(state);
     const unlink = linkAbort(options.signal, controller);
@@ -230,13 +268,18 @@ export class Agent {
             timeoutMs,
           );
     try {
-      context.deliver({
+      const start: AgentEventOf<'agent_start'> = {
         type: 'agent_start',
         runId,
         turn: 0,
         seq: state.seq++,
         messages: shared.messages.length,
-      });
+        traceId: trace.traceId,
+        spanId: trace.spanId,
+      };
+      if (trace.parentSpanId !== undefined) start.parentSpanId = trace.parentSpanId;
+      if (options.links !== undefined && options.links.length > 0) start.links = options.links;
+      context.deliver(start);
       // Messages queued while no run was active come first, then the prompt.
       context.takeQueued();
       for (const message of toMessages(input)) context.append(message);
@@ -244,7 +287,7 @@ export class Agent {
         setupError === undefined
           ? undefined
           : { name: orchestrator.name, run: async () => ({ reason: 'error', error: setupError }) };
-      return await runAgent(context, failing ?? orchestrator, startedAt, traceId);
+      return await runAgent(context, failing ?? orchestrator, startedAt, trace.parentSpanId);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       state.modelWatch.close();
@@ -310,6 +353,13 @@ export class Agent {
     this.#shared.followUpQueue.length = 0;
     this.#shared.customMessages = 0;
   }
+}
+
+/** The trace identity of one run: its trace, its root span and the caller's span, if any. */
+interface RunTrace {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | undefined;
 }
 
 function noDelivery(): void {}

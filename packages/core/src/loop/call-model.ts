@@ -1,19 +1,27 @@
 import { AgentError, toAgentError } from '../errors/agent-error.js';
+import type { AgentEventOf } from '../events/agent-event.js';
 import type { AssistantMessage, Message } from '../messages/messages.js';
 import { addUsage } from '../messages/usage.js';
 import { isModelMessage } from '../messages/messages.js';
 import type { ModelCallOptions, ModelCallResult } from '../orchestrator/orchestrator.js';
 import { costOf, type ModelRequest, type Provider } from '../provider/provider.js';
 import { ProviderError } from '../provider/provider-error.js';
+import { randomSpanId } from '../observability/trace-context.js';
 import { sleep } from './abortable.js';
 import { watchModelCall } from './model-call-watch.js';
 import { type RetryPolicy, resolveRetryPolicy, retryDelay } from './retry-policy.js';
 import type { RunContext } from './run-context.js';
 
 type Attempt =
-  | { kind: 'done'; message: AssistantMessage }
-  | { kind: 'failed'; error: ProviderError; visible: boolean }
+  | { kind: 'done'; message: AssistantMessage; span: AttemptSpan }
+  | { kind: 'failed'; error: ProviderError; visible: boolean; span: AttemptSpan }
   | { kind: 'stopped'; partial: AssistantMessage | undefined };
+
+/** The span of one attempt: its `message_start`, `message_end` and any `retry` carry it. */
+interface AttemptSpan {
+  spanId: string;
+  parentSpanId: string;
+}
 
 /**
  * Calls the model for one turn: builds the request from the agent's state,
@@ -41,30 +49,29 @@ export async function callModel(context: RunContext, options: ModelCallOptions):
     } else if (route > 1) break;
     for (let attempt = 0; ; attempt++) {
       if (state.stopCause !== undefined) return stopped(context);
-      options.onAttemptStart?.(attempts++);
-      const outcome = await streamOnce(context, provider, routeRequest, options);
-      if (outcome.kind === 'done') return finish(context, provider, outcome.message, options);
+      options.onAttemptStart?.(attempts);
+      state.modelCalls++;
+      if (route === 1) state.fallbacks++;
+      const outcome = await streamOnce(context, provider, routeRequest, options, attempts++);
+      if (outcome.kind === 'done') return finish(context, provider, outcome.message, options, outcome.span);
       if (outcome.kind === 'stopped') {
         if (outcome.partial !== undefined) keepPartial(context, outcome.partial, options);
         return stopped(context);
       }
       lastError = outcome.error;
-      state.shared.logger.warn('model call failed', {
-        provider: provider.name,
-        kind: lastError.kind,
-        status: lastError.status,
-        attempt,
-      });
       // A request the provider refuses (400, auth) fails the same way anywhere: no retry, no fallback.
       if (!lastError.retryable) return failed(lastError);
       policy ??= resolveRetryPolicy(agentOptions.retry);
       if (attempt >= policy.maxRetries) break;
       const delayMs = retryDelay(policy, attempt, lastError);
+      state.retries++;
       context.deliver({
         type: 'retry',
         runId: state.runId,
         turn: state.turn,
         seq: state.seq++,
+        spanId: outcome.span.spanId,
+        parentSpanId: outcome.span.parentSpanId,
         attempt: attempt + 1,
         delayMs,
         error: lastError,
@@ -126,14 +133,29 @@ async function streamOnce(
   provider: Provider,
   request: ModelRequest,
   options: ModelCallOptions,
+  attempt: number,
 ): Promise<Attempt> {
   const state = context.state;
   const idleMs = state.shared.options.streamIdleTimeoutMs ?? 120_000;
+  // Every attempt is announced before its request, so it has its own span from the start.
+  const span: AttemptSpan = { spanId: randomSpanId(), parentSpanId: state.turnSpanId };
+  context.deliver({
+    type: 'message_start',
+    runId: state.runId,
+    turn: state.turn,
+    seq: state.seq++,
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId,
+    provider: provider.name,
+    model: request.model,
+    attempt,
+  });
+  // Only until the run's first token is timed: later attempts read no clock.
+  const requestedAt = state.timeToFirstTokenMs === undefined ? performance.now() : 0;
   // The run's calls share one controller and one idle timer; an event costs a counter bump.
   const watch = watchModelCall(state, idleMs);
   let idle = false;
 
-  let started = false;
   let visible = false;
   let message: AssistantMessage | undefined;
   let error: ProviderError | undefined;
@@ -141,6 +163,8 @@ async function streamOnce(
   try {
     for await (const event of provider.stream(request, { signal: watch.signal })) {
       watch.touch();
+      if (state.timeToFirstTokenMs === undefined && event.type !== 'usage' && event.type !== 'error')
+        state.timeToFirstTokenMs = performance.now() - requestedAt;
       if (event.type === 'done') {
         message = event.message;
         break;
@@ -148,17 +172,6 @@ async function streamOnce(
       if (event.type === 'error') {
         error = event.error;
         break;
-      }
-      if (!started) {
-        started = true;
-        context.deliver({
-          type: 'message_start',
-          runId: state.runId,
-          turn: state.turn,
-          seq: state.seq++,
-          provider: provider.name,
-          model: request.model,
-        });
       }
       if (event.type === 'text_delta') {
         visible = true;
@@ -196,7 +209,7 @@ async function streamOnce(
   }
 
   if (state.stopCause !== undefined) {
-    if (started) endMessage(context, message ?? abortedMessage(provider, request));
+    endMessage(context, message ?? abortedMessage(provider, request), span);
     return { kind: 'stopped', partial: message };
   }
   if (idle && message === undefined) {
@@ -214,29 +227,22 @@ async function streamOnce(
     });
   }
   if (error !== undefined) {
-    if (started) {
-      endMessage(context, {
+    endMessage(
+      context,
+      {
         role: 'assistant',
         content: [],
         stopReason: 'error',
         provider: provider.name,
         model: request.model,
         errorMessage: error.message,
-      });
-    }
-    return { kind: 'failed', error, visible };
+      },
+      span,
+      error,
+    );
+    return { kind: 'failed', error, visible, span };
   }
-  if (!started) {
-    context.deliver({
-      type: 'message_start',
-      runId: state.runId,
-      turn: state.turn,
-      seq: state.seq++,
-      provider: provider.name,
-      model: request.model,
-    });
-  }
-  return { kind: 'done', message: message as AssistantMessage };
+  return { kind: 'done', message: message as AssistantMessage, span };
 }
 
 function abortedMessage(provider: Provider, request: ModelRequest): AssistantMessage {
@@ -249,9 +255,24 @@ function abortedMessage(provider: Provider, request: ModelRequest): AssistantMes
   };
 }
 
-function endMessage(context: RunContext, message: AssistantMessage): void {
+function endMessage(
+  context: RunContext,
+  message: AssistantMessage,
+  span: AttemptSpan,
+  error?: ProviderError,
+): void {
   const state = context.state;
-  context.deliver({ type: 'message_end', runId: state.runId, turn: state.turn, seq: state.seq++, message });
+  const event: AgentEventOf<'message_end'> = {
+    type: 'message_end',
+    runId: state.runId,
+    turn: state.turn,
+    seq: state.seq++,
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId,
+    message,
+  };
+  if (error !== undefined) event.error = error;
+  context.deliver(event);
 }
 
 /** Keeps the text of a message cut off by an abort; its tool calls were never complete, so they are dropped. */
@@ -267,6 +288,7 @@ function finish(
   provider: Provider,
   message: AssistantMessage,
   options: ModelCallOptions,
+  span: AttemptSpan,
 ): ModelCallResult {
   const state = context.state;
   if (message.provider === undefined) message.provider = provider.name;
@@ -299,7 +321,7 @@ function finish(
   }
   // A response cut off by the output limit may end in a call whose input is incomplete: never run it.
   if (message.stopReason === 'max_tokens' && lastCall !== undefined) state.truncated.add(lastCall);
-  endMessage(context, message);
+  endMessage(context, message, span);
   if (usage !== undefined) {
     context.deliver({
       type: 'usage',

@@ -2,6 +2,7 @@ import { AgentError } from '../errors/agent-error.js';
 import type { ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
 import type { AgentHooks } from '../agent/agent-options.js';
 import type { AnyTool, ToolContext, ToolOutput } from '../tool/tool.js';
+import { randomSpanId } from '../observability/trace-context.js';
 import type { RunContext } from './run-context.js';
 
 type Outcome = { ok: true; output: unknown } | { ok: false; message: string };
@@ -21,17 +22,21 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
       `Tool call '${call.id}' (${call.name}) is not an unanswered call of the history; append the assistant message first and run each call once.`,
     );
   }
+  const spanId = randomSpanId();
+  const parentSpanId = state.turnSpanId;
   context.deliver({
     type: 'tool_call_start',
     runId: state.runId,
     turn: state.turn,
     seq: state.seq++,
+    spanId,
+    parentSpanId,
     toolCall: call,
   });
   const started = performance.now();
   // Awaited even for a synchronous tool: the yield lets an iterating consumer steer before the next call.
   const finished = settle(await runCall(context, call), started);
-  endEvent(context, call, finished);
+  endEvent(context, call, finished, spanId, parentSpanId);
   return appendResult(context, call, finished);
 }
 
@@ -63,16 +68,21 @@ export async function executeTools(
       const index = nextToStart++;
       const call = calls[index] as ToolCallBlock;
       const started = performance.now();
+      // Each call keeps its own span and the turn it started in as parent, whatever order they end in.
+      const spanId = randomSpanId();
+      const parentSpanId = state.turnSpanId;
       context.deliver({
         type: 'tool_call_start',
         runId: state.runId,
         turn: state.turn,
         seq: state.seq++,
+        spanId,
+        parentSpanId,
         toolCall: call,
       });
       const done = settle(await runCall(context, call), started);
       finished[index] = done;
-      endEvent(context, call, done);
+      endEvent(context, call, done, spanId, parentSpanId);
       flush();
     }
   };
@@ -97,13 +107,21 @@ function settle(outcome: Outcome, started: number): Finished {
   };
 }
 
-function endEvent(context: RunContext, call: ToolCallBlock, finished: Finished): void {
+function endEvent(
+  context: RunContext,
+  call: ToolCallBlock,
+  finished: Finished,
+  spanId: string,
+  parentSpanId: string,
+): void {
   const state = context.state;
   context.deliver({
     type: 'tool_call_end',
     runId: state.runId,
     turn: state.turn,
     seq: state.seq++,
+    spanId,
+    parentSpanId,
     toolCall: call,
     result: finished.content,
     isError: finished.isError,

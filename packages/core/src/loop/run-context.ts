@@ -16,6 +16,7 @@ import type {
 } from '../orchestrator/orchestrator.js';
 import type { ToolSpec } from '../provider/provider.js';
 import type { AnyTool } from '../tool/tool.js';
+import { randomSpanId } from '../observability/trace-context.js';
 import { callModel } from './call-model.js';
 import { executeTool, executeTools } from './execute-tool.js';
 import type { RunState } from './run-state.js';
@@ -61,7 +62,15 @@ export class RunContext implements OrchestratorContext {
     const maxTokens = state.shared.options.limits?.maxTokens;
     if (maxTokens !== undefined && state.usage.input + state.usage.output >= maxTokens) return 'max_tokens';
     state.turn++;
-    this.deliver({ type: 'turn_start', runId: state.runId, turn: state.turn, seq: state.seq++ });
+    state.turnSpanId = randomSpanId();
+    this.deliver({
+      type: 'turn_start',
+      runId: state.runId,
+      turn: state.turn,
+      seq: state.seq++,
+      spanId: state.turnSpanId,
+      parentSpanId: state.spanId,
+    });
     return undefined;
   }
 
@@ -75,7 +84,15 @@ export class RunContext implements OrchestratorContext {
 
   endTurn(message?: AssistantMessage): void {
     const state = this.state;
-    this.deliver({ type: 'turn_end', runId: state.runId, turn: state.turn, seq: state.seq++, message });
+    this.deliver({
+      type: 'turn_end',
+      runId: state.runId,
+      turn: state.turn,
+      seq: state.seq++,
+      spanId: state.turnSpanId,
+      parentSpanId: state.spanId,
+      message,
+    });
   }
 
   callModel(options?: ModelCallOptions): Promise<ModelCallResult> {
@@ -117,6 +134,8 @@ export class RunContext implements OrchestratorContext {
       runId: state.runId,
       turn: state.turn,
       seq: state.seq++,
+      spanId: randomSpanId(),
+      parentSpanId: state.turnSpanId,
       toolCall: call,
       reason,
     });

@@ -48,4 +48,15 @@ export interface RunState {
   /** The abort controller and idle timer that the run's model calls share. */
   readonly modelWatch: SharedModelWatch;
   idCounter: number;
+  /** The run's W3C trace id and root span id. */
+  readonly traceId: string;
+  readonly spanId: string;
+  /** The span of the current turn: the parent of its model calls and tool calls (the run's before the first turn). */
+  turnSpanId: string;
+  /** Counters for `result.metrics`: model call attempts, retries, fallback attempts. */
+  modelCalls: number;
+  retries: number;
+  fallbacks: number;
+  /** Milliseconds from the run's first model request to the first event it streamed back. */
+  timeToFirstTokenMs: number | undefined;
 }
