@@ -19,13 +19,12 @@ const pool = new Uint8Array(512);
 let poolOffset = pool.length;
 
 function randomHex(bytes: number): string {
-  let text = '';
-  do {
+  for (;;) {
     if (poolOffset + bytes > pool.length) {
       globalThis.crypto.getRandomValues(pool);
       poolOffset = 0;
     }
-    text = '';
+    let text = '';
     let zero = true;
     for (let index = 0; index < bytes; index++) {
       const value = pool[poolOffset++] as number;
@@ -34,7 +33,7 @@ function randomHex(bytes: number): string {
     }
     // An all-zero id is invalid in W3C trace context; draw again.
     if (!zero) return text;
-  } while (true);
+  }
 }
 
 /** A random 32-hex W3C trace id (never all zeros), from `crypto.getRandomValues`. */
