@@ -40,6 +40,8 @@ export interface CoreVariant {
   iterateAlways?: boolean;
   /** Builds the scripted provider; the default answers with native tool calls. */
   scriptedProvider?: (scenario: Scenario) => Provider;
+  /** Attaches something to each fresh agent before its run (an observability adapter, say). */
+  attach?: (agent: Agent) => void;
 }
 
 /**
@@ -133,6 +135,7 @@ export function coreFramework(variant: CoreVariant): Framework {
         orchestrator: variant.orchestrator(),
         limits: { maxTurns: scenario.steps + 1 },
       });
+      variant.attach?.(agent);
       const run = agent.prompt(promptText);
       let events = 0;
       if (scenario.iterate || variant.iterateAlways === true) {
