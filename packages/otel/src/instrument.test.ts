@@ -3,6 +3,7 @@ import { mock } from '@agent-core/provider-mock';
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
+  AlwaysOffSampler,
   BasicTracerProvider,
   InMemorySpanExporter,
   type ReadableSpan,
@@ -370,6 +371,23 @@ describe('instrument', () => {
     detach();
     expect(result.terminateReason).toBe('completed');
     expect(trace.getTracer('x').startSpan('probe').isRecording()).toBe(false);
+    expect(spans()).toEqual([]);
+  });
+
+  it('starts no model or tool spans for a run that is sampled out', async () => {
+    const sampledOut = new BasicTracerProvider({
+      sampler: new AlwaysOffSampler(),
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    }).getTracer('off');
+    const agent = new Agent({
+      provider: mock({ turns: [{ toolCalls: [{ name: 'add', input: { a: 1, b: 1 } }] }, { text: '2' }] }),
+      model: 'm',
+      tools: [add],
+      orchestrator: loop(),
+    });
+    instrument(agent, { tracer: sampledOut });
+    const result = await agent.prompt('go').result();
+    expect(result.text).toBe('2');
     expect(spans()).toEqual([]);
   });
 });

@@ -54,6 +54,11 @@ interface SubagentEvent {
 }
 
 interface RunSpans {
+  /**
+   * False when the run's span records nothing (no SDK, or sampled out): its model and tool
+   * calls would not be recorded under a parent-based sampler either, so they are not started.
+   */
+  recording: boolean;
   span: Span;
   context: Context;
   chats: Map<string, Span>;
@@ -124,6 +129,7 @@ export function instrument(agent: Agent, options: InstrumentOptions = {}): () =>
       parent,
     );
     runs.set(event.runId, {
+      recording: span.isRecording(),
       span,
       context: trace.setSpan(parent, span),
       chats: new Map(),
@@ -254,6 +260,8 @@ export function instrument(agent: Agent, options: InstrumentOptions = {}): () =>
   const handle = (event: AgentEvent, scope: Scope) => {
     const subagent = asSubagent(event);
     if (subagent !== undefined) {
+      // The wrapper is an event of the parent run: a parent that records nothing has no child to record.
+      if (runs.get(event.runId)?.recording === false) return;
       handle(subagent.event, {
         agentName: agentNameOf(subagent.agent),
         parentToolCallId: subagent.toolCallId,
@@ -267,6 +275,10 @@ export function instrument(agent: Agent, options: InstrumentOptions = {}): () =>
     }
     const run = runs.get(event.runId);
     if (run === undefined) return;
+    if (!run.recording) {
+      if (event.type === 'agent_end') endRun(run, event.result);
+      return;
+    }
     switch (event.type) {
       case 'message_start':
         startChat(run, event, scope);
