@@ -43,6 +43,8 @@ export interface CoreVariant {
   contextWindow?: ContextWindowOptions;
   /** Builds the scripted provider; the default answers with native tool calls. */
   scriptedProvider?: (scenario: Scenario) => Provider;
+  /** Attaches something to each fresh agent before its run (an observability adapter, say). */
+  attach?: (agent: Agent) => void;
 }
 
 /**
@@ -138,6 +140,7 @@ export function coreFramework(variant: CoreVariant): Framework {
         limits: { maxTurns: scenario.steps + 1 },
         ...(variant.contextWindow === undefined ? {} : { contextWindow: variant.contextWindow }),
       });
+      variant.attach?.(agent);
       const run = agent.prompt(promptText);
       let events = 0;
       if (scenario.iterate || variant.iterateAlways === true) {

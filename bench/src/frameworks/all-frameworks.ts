@@ -1,6 +1,7 @@
 import type { Orchestrator } from '@agent-core/core';
 import { aiSdkFramework } from './ai-sdk.js';
 import { coreFramework, coreFrameworks } from './agent-core.js';
+import { coreOtelFrameworks } from './agent-core-otel.js';
 import { bareFramework } from './bare.js';
 import type { Framework } from './framework.js';
 import { openaiAgentsFramework } from './openai-agents.js';
@@ -33,7 +34,12 @@ async function reactFramework(): Promise<Framework | undefined> {
 
 /** Every contender, the bare loop first. */
 export async function allFrameworks(): Promise<Framework[]> {
-  const frameworks: Framework[] = [bareFramework(), bareFramework({ plain: true }), ...coreFrameworks()];
+  const frameworks: Framework[] = [
+    bareFramework(),
+    bareFramework({ plain: true }),
+    ...coreFrameworks(),
+    ...coreOtelFrameworks(),
+  ];
   const react = await reactFramework();
   if (react !== undefined) frameworks.push(react);
   frameworks.push(piLoopFramework(), piAgentFramework(), aiSdkFramework(), openaiAgentsFramework());

@@ -108,6 +108,7 @@ export type {
   AgentEventOf,
   AgentEventType,
   EventBase,
+  SpanFields,
 } from './events/agent-event.js';
 export { isCustomEvent } from './events/custom-event.js';
 export type { CustomEvent } from './events/custom-event.js';
@@ -217,3 +218,16 @@ export { resolvePromptLayers } from './system-prompt/prompt-layers.js';
 export type { PromptLayers } from './system-prompt/prompt-layers.js';
 export { renderTemplate } from './system-prompt/render-template.js';
 export { TemplateError } from './errors/template-error.js';
+
+export type { TraceContext } from './observability/trace-context.js';
+export {
+  formatTraceparent,
+  isSpanId,
+  isTraceId,
+  parseTraceparent,
+  randomSpanId,
+  randomTraceId,
+} from './observability/trace-context.js';
+export type { RedactOptions } from './observability/redact-secrets.js';
+export { redactSecrets, redactedText } from './observability/redact-secrets.js';
+export type { RunMetrics, ToolMetrics } from './observability/run-metrics.js';

@@ -1,6 +1,7 @@
 import type { AgentError } from '../errors/agent-error.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
 import type { AgentMessage, ToolResultMessage, Usage } from '../messages/messages.js';
+import type { RunMetrics } from '../observability/run-metrics.js';
 
 /**
  * Why a run ended. `max_tokens` is the run's token budget (`limits.maxTokens`)
@@ -55,5 +56,12 @@ export interface AgentResult<TOutput = unknown> {
   usageByAgent?: Record<string, Usage>;
   durationMs: number;
   runId: string;
+  /** The run's 32-hex W3C trace id: the caller's when the prompt joined a trace, else random. */
   traceId: string;
+  /** The run's root span id (16 hex); its turns are its children. */
+  spanId: string;
+  /** The caller's span the run joined, if the prompt passed one. */
+  parentSpanId?: string;
+  /** Counts, tokens, cost and timings of the run. */
+  metrics: RunMetrics;
 }

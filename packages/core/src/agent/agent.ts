@@ -2,7 +2,7 @@ import { type AgentError, toAgentError } from '../errors/agent-error.js';
 import { AgentBusyError } from '../errors/agent-busy-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import { RunStoppedError } from '../errors/run-error.js';
-import type { AgentEvent } from '../events/agent-event.js';
+import type { AgentEvent, AgentEventOf } from '../events/agent-event.js';
 import { EventChannel } from '../events/event-channel.js';
 import { silentLogger } from '../logger/logger.js';
 import type { AgentMessage } from '../messages/messages.js';
@@ -27,11 +27,31 @@ import type { ApprovalDecision, PendingApproval } from '../governance/pending-ap
 import { needsRunSetup, prepareRun, type RunSetup } from '../governance/prepare-run.js';
 import { checkDecisions, type ResumeOptions, resumingOrchestrator } from './resume.js';
 import { ContextWindow } from '../context/context-window.js';
+import {
+  randomSpanId,
+  randomTraceId,
+  resolveParentTrace,
+  type TraceContext,
+} from '../observability/trace-context.js';
+import { eventLogger } from '../observability/event-logger.js';
 
 /** Options of one `prompt()`. */
 export interface PromptOptions {
   /** Aborts this run; it ends with `aborted`. */
   signal?: AbortSignal;
+  /**
+   * A W3C `traceparent` header value: the run joins that trace, its root span
+   * a child of that span. Malformed values throw `ConfigError` (check untrusted
+   * headers with `parseTraceparent` first).
+   */
+  traceparent?: string;
+  /** The parent trace context as ids; wins over `traceparent`. */
+  trace?: TraceContext;
+  /**
+   * Trace contexts this run relates to without being their child, such as the
+   * first run of a resumed session (`SessionState.trace`); tracers record them as span links.
+   */
+  links?: readonly TraceContext[];
 }
 
 interface PreparedTools {
@@ -186,16 +206,27 @@ export class Agent {
   ): AgentRun {
     const inner = this.#orchestrator();
     const orchestrator = input === undefined ? resumingOrchestrator(inner) : inner;
+    const parentTrace =
+      options.trace === undefined && options.traceparent === undefined
+        ? undefined
+        : resolveParentTrace(options);
     const shared = this.#shared;
     const controller = new AbortController();
     this.#controller = controller;
     const runId = globalThis.crypto.randomUUID();
-    const traceId = runId.replaceAll('-', '');
+    const trace: RunTrace = {
+      traceId: parentTrace?.traceId ?? randomTraceId(),
+      spanId: randomSpanId(),
+      parentSpanId: parentTrace?.spanId,
+    };
     const channel = new EventChannel();
     const listeners = this.#listeners;
     const logger = shared.logger;
+    // Only a logger the user gave is fed the run's records: the default costs nothing per event.
+    const log = this.options.logger === undefined ? undefined : eventLogger(logger, trace);
     shared.deliver = (event) => {
       channel.push(event);
+      if (log !== undefined) log(event);
       if (listeners.size === 0) return;
       for (const listener of listeners) {
         try {
@@ -215,7 +246,7 @@ export class Agent {
       orchestrator,
       controller,
       runId,
-      traceId,
+      trace,
       startedAt,
       decisions,
     ).finally(() => {
@@ -233,7 +264,7 @@ export class Agent {
     orchestrator: Orchestrator,
     controller: AbortController,
     runId: string,
-    traceId: string,
+    trace: RunTrace,
     startedAt: number,
     decisions: Map<string, ApprovalDecision> | undefined,
   ): Promise<AgentResult> {
@@ -290,6 +321,13 @@ export class Agent {
       governance: setup?.governance,
       halt: undefined,
       journal: agentOptions.journal,
+      traceId: trace.traceId,
+      spanId: trace.spanId,
+      turnSpanId: trace.spanId,
+      modelCalls: 0,
+      retries: 0,
+      fallbacks: 0,
+      timeToFirstTokenMs: undefined,
     };
     state.journal?.runStarted(runId);
     const context = new RunContext(state);
@@ -317,13 +355,18 @@ export class Agent {
             timeoutMs,
           );
     try {
-      context.deliver({
+      const start: AgentEventOf<'agent_start'> = {
         type: 'agent_start',
         runId,
         turn: 0,
         seq: state.seq++,
         messages: shared.messages.length,
-      });
+        traceId: trace.traceId,
+        spanId: trace.spanId,
+      };
+      if (trace.parentSpanId !== undefined) start.parentSpanId = trace.parentSpanId;
+      if (options.links !== undefined && options.links.length > 0) start.links = options.links;
+      context.deliver(start);
       if (input !== undefined) {
         // Messages queued while no run was active come first, then the prompt.
         context.takeQueued();
@@ -333,7 +376,7 @@ export class Agent {
         setupError === undefined
           ? undefined
           : { name: orchestrator.name, run: async () => ({ reason: 'error', error: setupError }) };
-      const result = await runAgent(context, failing ?? orchestrator, startedAt, traceId);
+      const result = await runAgent(context, failing ?? orchestrator, startedAt, trace.parentSpanId);
       // Whatever ended the run answered or re-listed the calls that were waiting; a new prompt answers them as skipped.
       shared.approvals.pending =
         result.pendingApprovals === undefined ? [] : structuredClone(result.pendingApprovals);
@@ -406,6 +449,13 @@ export class Agent {
     this.#shared.followUpQueue.length = 0;
     this.#shared.customMessages = 0;
   }
+}
+
+/** The trace identity of one run: its trace, its root span and the caller's span, if any. */
+interface RunTrace {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | undefined;
 }
 
 function noDelivery(): void {}

@@ -14,6 +14,7 @@ import type { PendingApproval } from '../governance/pending-approval.js';
 import type { PolicyDecision } from '../governance/policy.js';
 import type { ToolRisk } from '../tool/tool.js';
 import type { CompactionMessage } from '../context/compaction-message.js';
+import type { TraceContext } from '../observability/trace-context.js';
 
 /** Fields every event carries: the run, the turn (0 before the first model call) and a sequence number. */
 export interface EventBase {
@@ -23,28 +24,52 @@ export interface EventBase {
   seq: number;
 }
 
+/**
+ * The span of a turn, model call attempt or tool call: 16-hex W3C span ids in
+ * the run's trace. A model call's or tool call's parent is its turn; a turn's is the run.
+ */
+export interface SpanFields {
+  spanId: string;
+  parentSpanId: string;
+}
+
 /** The body of each event, by type, without the base fields. */
 export interface AgentEventBodies {
-  agent_start: { messages: number };
-  turn_start: Record<never, never>;
-  message_start: { provider: string; model: string };
+  agent_start: {
+    messages: number;
+    /** The run's 32-hex W3C trace id: the caller's when the prompt joined a trace, else random. */
+    traceId: string;
+    /** The run's root span id. */
+    spanId: string;
+    /** The caller's span, when the prompt passed a parent trace context. */
+    parentSpanId?: string;
+    /** Trace contexts the prompt asked to link to (a resumed session's first run, say). */
+    links?: readonly TraceContext[];
+  };
+  turn_start: SpanFields;
+  /** A model call attempt begins (the first, a retry, or the fallback); each is its own span. */
+  message_start: SpanFields & { provider: string; model: string; attempt: number };
   text_delta: { delta: string };
   thinking_delta: { delta: string };
-  message_end: { message: AssistantMessage };
-  tool_call_start: { toolCall: ToolCallBlock };
-  tool_call_end: {
+  /** The attempt ended: done, failed (`stopReason: 'error'`, with `error`) or aborted. */
+  message_end: SpanFields & { message: AssistantMessage; error?: ProviderError };
+  tool_call_start: SpanFields & { toolCall: ToolCallBlock };
+  tool_call_end: SpanFields & {
     toolCall: ToolCallBlock;
     result: ToolResultMessage['content'];
     isError: boolean;
     durationMs: number;
   };
-  tool_skipped: { toolCall: ToolCallBlock; reason: string };
+  tool_skipped: SpanFields & { toolCall: ToolCallBlock; reason: string };
   steering: { message: AgentMessage };
   follow_up: { message: AgentMessage };
-  turn_end: { message: AssistantMessage | undefined };
+  turn_end: SpanFields & { message: AssistantMessage | undefined };
   usage: { usage: Usage; total: Usage };
-  /** A model call failed and will be tried again; a partial message shown before it was discarded. */
-  retry: {
+  /**
+   * A model call failed and will be tried again; a partial message shown before it was discarded.
+   * `spanId` is the failed attempt's (its `message_end` came just before).
+   */
+  retry: SpanFields & {
     attempt: number;
     delayMs: number;
     error: ProviderError;

@@ -6,7 +6,7 @@ describe('isCustomEvent', () => {
     const events: AgentEvent[] = [
       { type: 'custom', name: 'progress', data: { done: 3 }, runId: 'r', turn: 1, seq: 0 },
       { type: 'custom', name: 'other', data: 'x', runId: 'r', turn: 1, seq: 1 },
-      { type: 'turn_start', runId: 'r', turn: 1, seq: 2 },
+      { type: 'turn_start', runId: 'r', turn: 1, seq: 2, spanId: 'a', parentSpanId: 'b' },
     ];
     const done: number[] = [];
     for (const event of events) {

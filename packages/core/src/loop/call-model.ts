@@ -1,9 +1,11 @@
 import { AgentError, toAgentError } from '../errors/agent-error.js';
+import type { AgentEventOf } from '../events/agent-event.js';
 import type { AssistantMessage } from '../messages/messages.js';
 import { addUsage } from '../messages/usage.js';
 import type { ModelCallOptions, ModelCallResult } from '../orchestrator/orchestrator.js';
 import { costOf, type ModelEvent, type ModelRequest, type Provider } from '../provider/provider.js';
 import { ProviderError, isProviderErrorKind } from '../provider/provider-error.js';
+import { randomSpanId } from '../observability/trace-context.js';
 import { sleep } from './abortable.js';
 import { watchModelCall } from './model-call-watch.js';
 import { fitContext, overflowError } from '../context/fit-context.js';
@@ -12,9 +14,15 @@ import type { RunContext } from './run-context.js';
 import { checkTokenBudget } from '../governance/token-budget.js';
 
 type Attempt =
-  | { kind: 'done'; message: AssistantMessage }
-  | { kind: 'failed'; error: ProviderError; visible: boolean }
+  | { kind: 'done'; message: AssistantMessage; span: AttemptSpan }
+  | { kind: 'failed'; error: ProviderError; visible: boolean; span: AttemptSpan }
   | { kind: 'stopped'; partial: AssistantMessage | undefined };
+
+/** The span of one attempt: its `message_start`, `message_end` and any `retry` carry it. */
+interface AttemptSpan {
+  spanId: string;
+  parentSpanId: string;
+}
 
 /**
  * Calls the model for one turn: builds the request from the agent's state,
@@ -55,20 +63,16 @@ export async function callModel(context: RunContext, options: ModelCallOptions):
     } else if (route > 1) break;
     for (let attempt = 0; ; attempt++) {
       if (state.stopCause !== undefined) return stopped(context);
-      options.onAttemptStart?.(attempts++);
-      const outcome = await streamOnce(context, provider, routeRequest, options);
-      if (outcome.kind === 'done') return finish(context, provider, outcome.message, options);
+      options.onAttemptStart?.(attempts);
+      state.modelCalls++;
+      if (route === 1) state.fallbacks++;
+      const outcome = await streamOnce(context, provider, routeRequest, options, attempts++);
+      if (outcome.kind === 'done') return finish(context, provider, outcome.message, options, outcome.span);
       if (outcome.kind === 'stopped') {
         if (outcome.partial !== undefined) keepPartial(context, outcome.partial, options);
         return stopped(context);
       }
       lastError = outcome.error;
-      state.shared.logger.warn('model call failed', {
-        provider: provider.name,
-        kind: lastError.kind,
-        status: lastError.status,
-        attempt,
-      });
       if (lastError.kind === 'context_overflow') {
         // Compacted (harder than the window's own count asked for) and retried once; never a loop.
         if (window === undefined || overflowRetried) return failed(overflowError(lastError, overflowRetried));
@@ -78,11 +82,14 @@ export async function callModel(context: RunContext, options: ModelCallOptions):
         request = fitted.request;
         routeRequest =
           routeRequest.model === request.model ? request : { ...request, model: routeRequest.model };
+        state.retries++;
         context.deliver({
           type: 'retry',
           runId: state.runId,
           turn: state.turn,
           seq: state.seq++,
+          spanId: outcome.span.spanId,
+          parentSpanId: outcome.span.parentSpanId,
           attempt: attempt + 1,
           delayMs: 0,
           error: lastError,
@@ -96,11 +103,14 @@ export async function callModel(context: RunContext, options: ModelCallOptions):
       policy ??= resolveRetryPolicy(agentOptions.retry);
       if (attempt >= policy.maxRetries) break;
       const delayMs = retryDelay(policy, attempt, lastError);
+      state.retries++;
       context.deliver({
         type: 'retry',
         runId: state.runId,
         turn: state.turn,
         seq: state.seq++,
+        spanId: outcome.span.spanId,
+        parentSpanId: outcome.span.parentSpanId,
         attempt: attempt + 1,
         delayMs,
         error: lastError,
@@ -158,15 +168,30 @@ async function streamOnce(
   provider: Provider,
   request: ModelRequest,
   options: ModelCallOptions,
+  attempt: number,
 ): Promise<Attempt> {
   const state = context.state;
   const idleMs = state.shared.options.streamIdleTimeoutMs ?? 120_000;
+  // Every attempt is announced before its request, so it has its own span from the start.
+  const span: AttemptSpan = { spanId: randomSpanId(), parentSpanId: state.turnSpanId };
+  context.deliver({
+    type: 'message_start',
+    runId: state.runId,
+    turn: state.turn,
+    seq: state.seq++,
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId,
+    provider: provider.name,
+    model: request.model,
+    attempt,
+  });
+  // Only until the run's first token is timed: later attempts read no clock.
+  const requestedAt = state.timeToFirstTokenMs === undefined ? performance.now() : 0;
   // The run's calls share one controller and one idle timer; an event costs a counter bump.
   const watch = watchModelCall(state, idleMs);
   const signal = watch.signal;
   let idle = false;
 
-  let started = false;
   let visible = false;
   let message: AssistantMessage | undefined;
   let error: ProviderError | undefined;
@@ -197,6 +222,8 @@ async function streamOnce(
       }
       const event = step.value;
       watch.touch();
+      if (state.timeToFirstTokenMs === undefined && event.type !== 'usage' && event.type !== 'error')
+        state.timeToFirstTokenMs = performance.now() - requestedAt;
       if (event.type === 'done') {
         message = event.message;
         break;
@@ -204,17 +231,6 @@ async function streamOnce(
       if (event.type === 'error') {
         error = asProviderError(event.error, provider);
         break;
-      }
-      if (!started) {
-        started = true;
-        context.deliver({
-          type: 'message_start',
-          runId: state.runId,
-          turn: state.turn,
-          seq: state.seq++,
-          provider: provider.name,
-          model: request.model,
-        });
       }
       if (event.type === 'text_delta') {
         visible = true;
@@ -259,7 +275,7 @@ async function streamOnce(
 
   if (state.stopCause !== undefined) {
     const partial = message ?? abortedMessage(provider, request, shown);
-    if (started) endMessage(context, partial);
+    endMessage(context, partial, span);
     return { kind: 'stopped', partial };
   }
   if (idle) {
@@ -280,29 +296,22 @@ async function streamOnce(
     });
   }
   if (error !== undefined) {
-    if (started) {
-      endMessage(context, {
+    endMessage(
+      context,
+      {
         role: 'assistant',
         content: [],
         stopReason: 'error',
         provider: provider.name,
         model: request.model,
         errorMessage: error.message,
-      });
-    }
-    return { kind: 'failed', error, visible };
+      },
+      span,
+      error,
+    );
+    return { kind: 'failed', error, visible, span };
   }
-  if (!started) {
-    context.deliver({
-      type: 'message_start',
-      runId: state.runId,
-      turn: state.turn,
-      seq: state.seq++,
-      provider: provider.name,
-      model: request.model,
-    });
-  }
-  return { kind: 'done', message: message as AssistantMessage };
+  return { kind: 'done', message: message as AssistantMessage, span };
 }
 
 /** The marker a call's abort resolves the wait for the next event with. */
@@ -340,9 +349,24 @@ function abortedMessage(provider: Provider, request: ModelRequest, shown: string
   };
 }
 
-function endMessage(context: RunContext, message: AssistantMessage): void {
+function endMessage(
+  context: RunContext,
+  message: AssistantMessage,
+  span: AttemptSpan,
+  error?: ProviderError,
+): void {
   const state = context.state;
-  context.deliver({ type: 'message_end', runId: state.runId, turn: state.turn, seq: state.seq++, message });
+  const event: AgentEventOf<'message_end'> = {
+    type: 'message_end',
+    runId: state.runId,
+    turn: state.turn,
+    seq: state.seq++,
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId,
+    message,
+  };
+  if (error !== undefined) event.error = error;
+  context.deliver(event);
 }
 
 /** Keeps the text of a message cut off by an abort; its tool calls were never complete, so they are dropped. */
@@ -358,6 +382,7 @@ function finish(
   provider: Provider,
   message: AssistantMessage,
   options: ModelCallOptions,
+  span: AttemptSpan,
 ): ModelCallResult {
   const state = context.state;
   if (message.provider === undefined) message.provider = provider.name;
@@ -390,7 +415,7 @@ function finish(
   }
   // A response cut off by the output limit may end in a call whose input is incomplete: never run it.
   if (message.stopReason === 'max_tokens' && lastCall !== undefined) state.truncated.add(lastCall);
-  endMessage(context, message);
+  endMessage(context, message, span);
   if (usage !== undefined) {
     context.deliver({
       type: 'usage',

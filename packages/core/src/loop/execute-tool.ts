@@ -6,6 +6,7 @@ import type { RunContext } from './run-context.js';
 import { roundMs } from './round-ms.js';
 import { admitCall, type GateRefusal, stopForHalt } from '../governance/admit-call.js';
 import type { RunJournal } from '../session/run-journal.js';
+import { randomSpanId } from '../observability/trace-context.js';
 
 type Outcome = { ok: true; output: unknown } | GateRefusal;
 /** A call that passed the checks before governance: its tool and validated input. */
@@ -34,11 +35,15 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
   // A run paused for approval leaves every later call unanswered, even for an orchestrator that goes on.
   if (state.halt?.reason === 'await_user')
     return waiting(call, `Tool call '${call.name}' waits for approval.`);
+  const spanId = randomSpanId();
+  const parentSpanId = state.turnSpanId;
   context.deliver({
     type: 'tool_call_start',
     runId: state.runId,
     turn: state.turn,
     seq: state.seq++,
+    spanId,
+    parentSpanId,
     toolCall: call,
   });
   const started = performance.now();
@@ -49,7 +54,7 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
     return waiting(call, outcome.message);
   }
   const finished = settle(outcome, started);
-  endEvent(context, call, finished);
+  endEvent(context, call, finished, spanId, parentSpanId);
   const result = appendResult(context, call, finished);
   const journal = state.journal;
   if (journal !== undefined) await finishLogged(journal, call, finished);
@@ -72,15 +77,20 @@ function waiting(call: ToolCallBlock, message: string): ToolResultMessage {
 async function admitInOrder(
   context: RunContext,
   calls: readonly ToolCallBlock[],
+  spans: SpanPair[],
 ): Promise<(Checked | GateRefusal)[]> {
   const state = context.state;
   const admissions: (Checked | GateRefusal)[] = [];
   for (const call of calls) {
+    const span = startSpan(context);
+    spans.push(span);
     context.deliver({
       type: 'tool_call_start',
       runId: state.runId,
       turn: state.turn,
       seq: state.seq++,
+      spanId: span.spanId,
+      parentSpanId: span.parentSpanId,
       toolCall: call,
     });
     const checked = precheck(context, call);
@@ -103,8 +113,10 @@ export async function executeTools(
   const limit = Math.max(1, context.state.settings.maxParallelTools);
   // With governance, calls are checked one by one in call order first (approvers are asked one at a time),
   // then the admitted ones run together; a pause leaves its call and every later one unanswered.
+  // Each call keeps its own span and the turn it started in as parent, whatever order they end in.
+  const spans: SpanPair[] = [];
   const admissions =
-    context.state.governance === undefined ? undefined : await admitInOrder(context, allCalls);
+    context.state.governance === undefined ? undefined : await admitInOrder(context, allCalls, spans);
   const calls = admissions === undefined ? allCalls : allCalls.slice(0, admissions.length);
   const finished: (Finished | undefined)[] = new Array(calls.length);
   const results: ToolResultMessage[] = [];
@@ -126,11 +138,15 @@ export async function executeTools(
       const started = performance.now();
       let outcome: Outcome;
       if (admissions === undefined) {
+        const span = startSpan(context);
+        spans[index] = span;
         context.deliver({
           type: 'tool_call_start',
           runId: state.runId,
           turn: state.turn,
           seq: state.seq++,
+          spanId: span.spanId,
+          parentSpanId: span.parentSpanId,
           toolCall: call,
         });
         outcome = await runCall(context, call);
@@ -142,7 +158,8 @@ export async function executeTools(
       }
       const done = settle(outcome, started);
       finished[index] = done;
-      endEvent(context, call, done);
+      const span = spans[index] as SpanPair;
+      endEvent(context, call, done, span.spanId, span.parentSpanId);
       flush();
       const journal = state.journal;
       if (journal !== undefined) await finishLogged(journal, call, done);
@@ -170,13 +187,31 @@ function settle(outcome: Outcome, started: number): Finished {
   };
 }
 
-function endEvent(context: RunContext, call: ToolCallBlock, finished: Finished): void {
+/** A tool call's span and its parent, the turn's span when the call started. */
+interface SpanPair {
+  spanId: string;
+  parentSpanId: string;
+}
+
+function startSpan(context: RunContext): SpanPair {
+  return { spanId: randomSpanId(), parentSpanId: context.state.turnSpanId };
+}
+
+function endEvent(
+  context: RunContext,
+  call: ToolCallBlock,
+  finished: Finished,
+  spanId: string,
+  parentSpanId: string,
+): void {
   const state = context.state;
   context.deliver({
     type: 'tool_call_end',
     runId: state.runId,
     turn: state.turn,
     seq: state.seq++,
+    spanId,
+    parentSpanId,
     toolCall: call,
     result: finished.content,
     isError: finished.isError,

@@ -2,6 +2,7 @@ import type { AgentResult, TerminateReason } from '../agent/agent-result.js';
 import { AgentError, toAgentError } from '../errors/agent-error.js';
 import { messageText } from '../messages/messages.js';
 import type { Orchestrator, RunEnd } from '../orchestrator/orchestrator.js';
+import { runMetrics } from '../observability/run-metrics.js';
 import type { RunContext } from './run-context.js';
 import { roundMs } from './round-ms.js';
 import { usageBreakdown } from './usage-breakdown.js';
@@ -15,7 +16,7 @@ export async function runAgent(
   context: RunContext,
   orchestrator: Orchestrator,
   startedAt: number,
-  traceId: string,
+  parentSpanId?: string,
 ): Promise<AgentResult> {
   const state = context.state;
   let end: RunEnd;
@@ -57,6 +58,7 @@ export async function runAgent(
       text = last === undefined ? '' : messageText(last);
     }
   }
+  const durationMs = roundMs(performance.now() - startedAt);
   const result: AgentResult = {
     text,
     messages: state.shared.messages,
@@ -64,10 +66,22 @@ export async function runAgent(
     turns: state.turn,
     usage: state.usage,
     terminateReason: end.reason,
-    durationMs: roundMs(performance.now() - startedAt),
+    durationMs,
     runId: state.runId,
-    traceId,
+    traceId: state.traceId,
+    spanId: state.spanId,
+    metrics: runMetrics({
+      turns: state.turn,
+      modelCalls: state.modelCalls,
+      retries: state.retries,
+      fallbacks: state.fallbacks,
+      toolCalls: state.toolCalls,
+      usage: state.usage,
+      timeToFirstTokenMs: state.timeToFirstTokenMs,
+      durationMs,
+    }),
   };
+  if (parentSpanId !== undefined) result.parentSpanId = parentSpanId;
   if (end.reason === 'error') {
     result.error = end.error ?? new AgentError('run_failed', 'The run ended with an error.');
   } else if (end.error !== undefined) {

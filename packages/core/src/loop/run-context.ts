@@ -19,6 +19,7 @@ import type {
 } from '../orchestrator/orchestrator.js';
 import type { ToolSpec } from '../provider/provider.js';
 import type { AnyTool } from '../tool/tool.js';
+import { randomSpanId } from '../observability/trace-context.js';
 import { callModel } from './call-model.js';
 import { executeTool, executeTools } from './execute-tool.js';
 import type { RunState } from './run-state.js';
@@ -79,7 +80,15 @@ export class RunContext implements OrchestratorContext {
       if (stop !== undefined) return stop;
     }
     state.turn++;
-    this.deliver({ type: 'turn_start', runId: state.runId, turn: state.turn, seq: state.seq++ });
+    state.turnSpanId = randomSpanId();
+    this.deliver({
+      type: 'turn_start',
+      runId: state.runId,
+      turn: state.turn,
+      seq: state.seq++,
+      spanId: state.turnSpanId,
+      parentSpanId: state.spanId,
+    });
     return undefined;
   }
 
@@ -124,7 +133,15 @@ export class RunContext implements OrchestratorContext {
 
   endTurn(message?: AssistantMessage): void {
     const state = this.state;
-    this.deliver({ type: 'turn_end', runId: state.runId, turn: state.turn, seq: state.seq++, message });
+    this.deliver({
+      type: 'turn_end',
+      runId: state.runId,
+      turn: state.turn,
+      seq: state.seq++,
+      spanId: state.turnSpanId,
+      parentSpanId: state.spanId,
+      message,
+    });
   }
 
   callModel(options?: ModelCallOptions): Promise<ModelCallResult> {
@@ -178,6 +195,8 @@ export class RunContext implements OrchestratorContext {
       runId: state.runId,
       turn: state.turn,
       seq: state.seq++,
+      spanId: randomSpanId(),
+      parentSpanId: state.turnSpanId,
       toolCall: call,
       reason,
     });

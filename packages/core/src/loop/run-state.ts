@@ -81,4 +81,15 @@ export interface RunState {
   usageByAgent?: Record<string, Usage>;
   /** Where the run is written as it happens; undefined without a store, so the loop skips it with one check. */
   readonly journal: RunJournal | undefined;
+  /** The run's W3C trace id and root span id. */
+  readonly traceId: string;
+  readonly spanId: string;
+  /** The span of the current turn: the parent of its model calls and tool calls (the run's before the first turn). */
+  turnSpanId: string;
+  /** Counters for `result.metrics`: model call attempts, retries, fallback attempts. */
+  modelCalls: number;
+  retries: number;
+  fallbacks: number;
+  /** Milliseconds from the run's first model request to the first event it streamed back. */
+  timeToFirstTokenMs: number | undefined;
 }

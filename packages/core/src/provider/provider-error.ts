@@ -1,4 +1,5 @@
 import { AgentError } from '../errors/agent-error.js';
+import { redactSecrets } from '../observability/redact-secrets.js';
 
 /** What kind of failure a provider hit; decides whether a retry can help. */
 export type ProviderErrorKind =
@@ -55,6 +56,7 @@ export interface ProviderErrorOptions {
 /**
  * A failed model call. Providers report it as an `{ type: 'error' }` model
  * event; core retries it when `retryable`, then falls back, then ends the run.
+ * Its message passes through `redactSecrets`, so no API key or authorization header survives in it.
  */
 export class ProviderError extends AgentError {
   readonly kind: ProviderErrorKind;
@@ -64,7 +66,8 @@ export class ProviderError extends AgentError {
   readonly provider: string | undefined;
 
   constructor(options: ProviderErrorOptions) {
-    super(`provider_${options.kind}`, options.message, { cause: options.cause });
+    // Provider and SDK messages may echo a request's headers or key: none of it reaches a log, event or store.
+    super(`provider_${options.kind}`, redactSecrets(options.message), { cause: options.cause });
     this.name = 'ProviderError';
     this.kind = options.kind;
     this.retryable = options.retryable ?? retryableKinds.has(options.kind);

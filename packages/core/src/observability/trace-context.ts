@@ -1,0 +1,115 @@
+import { ConfigError } from '../errors/config-error.js';
+
+/**
+ * A W3C trace context: a 32-hex trace id and the 16-hex id of a span in it.
+ * Plain JSON, so a session can store it and another process can continue or link to it.
+ */
+export interface TraceContext {
+  traceId: string;
+  spanId: string;
+  /** The W3C `sampled` flag; default true. */
+  sampled?: boolean;
+}
+
+const hex: string[] = [];
+for (let byte = 0; byte < 256; byte++) hex.push(byte.toString(16).padStart(2, '0'));
+
+// Random bytes are drawn in batches: one getRandomValues call serves 64 span ids.
+const pool = new Uint8Array(512);
+let poolOffset = pool.length;
+
+function randomHex(bytes: number): string {
+  for (;;) {
+    if (poolOffset + bytes > pool.length) {
+      globalThis.crypto.getRandomValues(pool);
+      poolOffset = 0;
+    }
+    let text = '';
+    let zero = true;
+    for (let index = 0; index < bytes; index++) {
+      const value = pool[poolOffset++] as number;
+      if (value !== 0) zero = false;
+      text += hex[value];
+    }
+    // An all-zero id is invalid in W3C trace context; draw again.
+    if (!zero) return text;
+  }
+}
+
+/** A random 32-hex W3C trace id (never all zeros), from `crypto.getRandomValues`. */
+export function randomTraceId(): string {
+  return randomHex(16);
+}
+
+/** A random 16-hex W3C span id (never all zeros), from `crypto.getRandomValues`. */
+export function randomSpanId(): string {
+  return randomHex(8);
+}
+
+const traceparentPattern = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
+const traceIdPattern = /^[0-9a-f]{32}$/;
+const spanIdPattern = /^[0-9a-f]{16}$/;
+
+/**
+ * Parses a W3C `traceparent` header value (`00-<trace id>-<span id>-<flags>`).
+ * Returns undefined for anything invalid (version `ff`, all-zero ids, wrong
+ * lengths or case), as the W3C spec asks receivers to ignore such a header.
+ */
+export function parseTraceparent(header: string): TraceContext | undefined {
+  const match = traceparentPattern.exec(header.trim());
+  if (match === null) return undefined;
+  const [, version, traceId, spanId, flags, rest] = match as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string | undefined,
+  ];
+  if (version === 'ff' || (version === '00' && rest !== undefined)) return undefined;
+  if (!isTraceId(traceId) || !isSpanId(spanId)) return undefined;
+  return { traceId, spanId, sampled: (Number.parseInt(flags, 16) & 1) === 1 };
+}
+
+/** The W3C `traceparent` header value for a trace context. */
+export function formatTraceparent(context: TraceContext): string {
+  return `00-${context.traceId}-${context.spanId}-${context.sampled === false ? '00' : '01'}`;
+}
+
+/** True for a valid W3C trace id: 32 lowercase hex digits, not all zeros. */
+export function isTraceId(value: unknown): value is string {
+  return typeof value === 'string' && traceIdPattern.test(value) && value !== '0'.repeat(32);
+}
+
+/** True for a valid W3C span id: 16 lowercase hex digits, not all zeros. */
+export function isSpanId(value: unknown): value is string {
+  return typeof value === 'string' && spanIdPattern.test(value) && value !== '0'.repeat(16);
+}
+
+/**
+ * The parent trace context a prompt asked to join, checked: `trace` wins over
+ * `traceparent`. Throws `ConfigError` for a malformed one, so a run never
+ * silently starts a trace of its own when the caller meant to join another.
+ */
+export function resolveParentTrace(options: {
+  trace?: TraceContext;
+  traceparent?: string;
+}): TraceContext | undefined {
+  const { trace, traceparent } = options;
+  if (trace !== undefined) {
+    if (!isTraceId(trace.traceId) || !isSpanId(trace.spanId)) {
+      throw new ConfigError(
+        `prompt option trace needs a 32-hex traceId and a 16-hex spanId (lowercase, not all zeros), got ${JSON.stringify(trace)}.`,
+      );
+    }
+    return trace;
+  }
+  if (traceparent === undefined) return undefined;
+  const parsed = parseTraceparent(traceparent);
+  if (parsed === undefined) {
+    throw new ConfigError(
+      `prompt option traceparent is not a valid W3C traceparent ('00-<32 hex>-<16 hex>-<2 hex>'): ${JSON.stringify(traceparent)}. Check it with parseTraceparent() first to ignore bad headers.`,
+    );
+  }
+  return parsed;
+}
