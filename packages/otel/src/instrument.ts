@@ -39,20 +39,6 @@ export interface InstrumentOptions {
   semconv?: SemconvVersion;
 }
 
-/**
- * The event a parent run emits for each event of a subagent it runs through a
- * tool. Core's own union gains it with agent definitions; until then this
- * narrow local type lets the adapter recognise it without depending on it.
- */
-interface SubagentEvent {
-  type: 'subagent';
-  agent: unknown;
-  childRunId: string;
-  depth: number;
-  toolCallId: string;
-  event: AgentEvent;
-}
-
 interface RunSpans {
   /**
    * False when the run's span records nothing (no SDK, or sampled out): its model and tool
@@ -258,14 +244,13 @@ export function instrument(agent: Agent, options: InstrumentOptions = {}): () =>
   };
 
   const handle = (event: AgentEvent, scope: Scope) => {
-    const subagent = asSubagent(event);
-    if (subagent !== undefined) {
+    if (event.type === 'subagent') {
       // The wrapper is an event of the parent run: a parent that records nothing has no child to record.
       if (runs.get(event.runId)?.recording === false) return;
-      handle(subagent.event, {
-        agentName: agentNameOf(subagent.agent),
-        parentToolCallId: subagent.toolCallId,
-        depth: subagent.depth,
+      handle(event.event, {
+        agentName: event.agent,
+        parentToolCallId: event.toolCallId,
+        depth: event.depth,
       });
       return;
     }
@@ -328,20 +313,6 @@ function remote(context: TraceContext) {
     traceFlags: context.sampled === false ? TraceFlags.NONE : TraceFlags.SAMPLED,
     isRemote: true,
   };
-}
-
-function asSubagent(event: AgentEvent): SubagentEvent | undefined {
-  const candidate = event as unknown as Partial<SubagentEvent>;
-  if ((candidate.type as string) !== 'subagent') return undefined;
-  if (typeof candidate.event !== 'object' || candidate.event === null) return undefined;
-  if (typeof candidate.toolCallId !== 'string') return undefined;
-  return candidate as SubagentEvent;
-}
-
-function agentNameOf(agent: unknown): string | undefined {
-  if (typeof agent === 'string') return agent;
-  const name = (agent as { name?: unknown } | null | undefined)?.name;
-  return typeof name === 'string' ? name : undefined;
 }
 
 function recordMessages(

@@ -195,7 +195,7 @@ export class Agent {
   resume(options: ResumeOptions = {}): AgentRun {
     if (this.#controller !== undefined) throw new AgentBusyError('resume');
     const decisions = checkDecisions(this.#shared.messages, options.decisions ?? []);
-    const promptOptions: PromptOptions = options.signal === undefined ? {} : { signal: options.signal };
+    const { decisions: _given, ...promptOptions } = options;
     return this.#start(undefined, promptOptions, decisions);
   }
 

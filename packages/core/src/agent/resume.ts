@@ -1,3 +1,4 @@
+import type { PromptOptions } from './agent.js';
 import { ApprovalError } from '../errors/approval-error.js';
 import type { AgentMessage, AssistantMessage, ToolCallBlock } from '../messages/messages.js';
 import type { Orchestrator } from '../orchestrator/orchestrator.js';
@@ -5,12 +6,10 @@ import { inputHash } from '../governance/input-hash.js';
 import type { ApprovalDecision } from '../governance/pending-approval.js';
 import type { RunContext } from '../loop/run-context.js';
 
-/** Options of `agent.resume()`. */
-export interface ResumeOptions {
+/** Options of `agent.resume()`: those of `prompt()` (signal, trace) and the decisions. */
+export interface ResumeOptions extends PromptOptions {
   /** Decisions for the pending approvals; each is bound to its call's id and input hash. */
   decisions?: readonly ApprovalDecision[];
-  /** Aborts the resumed run; calls not yet run get error results. */
-  signal?: AbortSignal;
 }
 
 /**

@@ -54,6 +54,7 @@ export function replayRecords(state: SessionState, records: readonly SessionLogR
         state.updatedAt = event.at;
         state.pendingApprovals = event.pendingApprovals ?? [];
         if (event.alwaysAllowedTools !== undefined) state.alwaysAllowedTools = event.alwaysAllowedTools;
+        if (event.trace !== undefined && state.trace === undefined) state.trace = event.trace;
         addUsage(state.usage, event.usage);
         started.clear();
         break;

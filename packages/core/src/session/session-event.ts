@@ -23,6 +23,8 @@ export type SessionEvent =
       pendingApprovals?: PendingApproval[];
       /** The tools a person allowed always, as of the run's end. */
       alwaysAllowedTools?: string[];
+      /** The trace of the session's first run, recorded with that run's end. */
+      trace?: { traceId: string; spanId?: string };
     };
 
 /** A log entry as stored: its sequence number (from 1, gapless per session) and the append it came from. */

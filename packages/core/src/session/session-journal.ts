@@ -94,6 +94,9 @@ export class SessionJournal implements RunJournal {
     const at = new Date().toISOString();
     // A pause is plain JSON in the log, so any process can decide it after a restart.
     const pendingApprovals = result.pendingApprovals ?? [];
+    // The first run's trace stays with the session: later runs, in any process, link to it.
+    const firstTrace =
+      state.trace === undefined ? { traceId: result.traceId, spanId: result.spanId } : undefined;
     this.#queue.push({
       type: 'run_ended',
       runId: result.runId,
@@ -102,7 +105,9 @@ export class SessionJournal implements RunJournal {
       at,
       ...(pendingApprovals.length === 0 ? {} : { pendingApprovals }),
       alwaysAllowedTools,
+      ...(firstTrace === undefined ? {} : { trace: firstTrace }),
     });
+    if (firstTrace !== undefined) state.trace = firstTrace;
     await this.flush();
     state.pendingApprovals = pendingApprovals;
     state.alwaysAllowedTools = alwaysAllowedTools;

@@ -60,7 +60,7 @@ export class Session {
    */
   prompt(input: PromptInput, options?: PromptOptions): AgentRun {
     if (this.agent.isRunning) throw new SessionBusyError(this.id);
-    return this.#track(this.agent.prompt(input, options));
+    return this.#track(this.agent.prompt(input, this.#linked(options ?? {})));
   }
 
   /**
@@ -70,7 +70,7 @@ export class Session {
    */
   resume(options?: ResumeOptions): AgentRun {
     if (this.agent.isRunning) throw new SessionBusyError(this.id);
-    return this.#track(this.agent.resume(options));
+    return this.#track(this.agent.resume(this.#linked(options ?? {})));
   }
 
   /** Aborts the running prompt, if any; the run ends `aborted` and the session `idle` with a valid history. */
@@ -83,6 +83,13 @@ export class Session {
   /** Resolves once no prompt of this session is running (at once if none is); never rejects. */
   async idle(): Promise<void> {
     while (this.#current !== undefined) await this.#current;
+  }
+
+  /** Links a run to the session's first trace, unless the caller set links or a parent trace itself. */
+  #linked<Options extends PromptOptions>(options: Options): Options {
+    const first = this.#journal.state.trace;
+    if (first?.spanId === undefined || options.links !== undefined) return options;
+    return { ...options, links: [{ traceId: first.traceId, spanId: first.spanId }] };
   }
 
   #track(run: AgentRun): AgentRun {
