@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
-import { afterAll, afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { connectMcpServer } from './connect-mcp-server.js';
+import { loadSdk } from './load-sdk.js';
 import type { McpTool } from './mcp-tool.js';
 import { McpToolsError } from './mcp-tools-error.js';
 import { mcpTools } from './mcp-tools.js';
@@ -43,6 +44,9 @@ afterEach(() => {
 afterAll(() => {
   expect(childPids()).toEqual([]);
 });
+
+// The SDK loads on the first connect; load it here so no test's own time limit pays for it.
+beforeAll(() => loadSdk());
 
 describe('servers that cannot start', () => {
   test('a missing command fails that server only, with a clear error', async () => {
