@@ -162,6 +162,84 @@ describe('agent-core binary', () => {
     expect(empty.stderr).toMatch(/chat needs a prompt/);
     const orchestrator = await run(['chat', '--orchestrator', 'nope', 'hi']);
     expect(orchestrator.code).toBe(2);
-    expect(orchestrator.stderr).toMatch(/No orchestrator named 'nope' is registered. Registered: agentic/);
+    expect(orchestrator.stderr).toMatch(
+      /Unknown orchestrator 'nope' \(--orchestrator\)\. The demo can load: agentic, plan-execute, react\./,
+    );
+  });
+
+  it('an unknown provider, orchestrator or tool pack lists every name the demo can load, not only imported ones', async () => {
+    const provider = await run(['chat', '--provider', 'nope', 'hi']);
+    expect(provider.code).toBe(2);
+    expect(provider.stderr).toContain(
+      "Unknown provider 'nope' (--provider). The demo can load: anthropic, mock, openai.",
+    );
+    const orchestrator = await run(['chat', '-o', 'nope', 'hi']);
+    expect(orchestrator.code).toBe(2);
+    expect(orchestrator.stderr).toContain('The demo can load: agentic, plan-execute, react.');
+    const tools = await run(['chat', '-t', 'basic,nope', 'hi']);
+    expect(tools.code).toBe(2);
+    expect(tools.stderr).toContain(
+      "Unknown tool pack 'nope' (--tools). The demo can load: basic, fs, shell.",
+    );
+    const mcp = await run(['chat', '-t', 'mcp', 'hi']);
+    expect(mcp.code).toBe(2);
+    expect(mcp.stderr).toContain("use --mcp '<command>'");
+  });
+
+  it('an unknown flag gets a message with balanced quotes', async () => {
+    const { code, stderr } = await run(['chat', '--nope', 'hi']);
+    expect(code).toBe(2);
+    const message = stderr.trim();
+    expect(message).toBe(
+      "agent-core: Unknown option '--nope'. Run 'agent-core --help' for the options; a prompt that starts with '-' goes after '--'.",
+    );
+    expect((message.match(/'/g) ?? []).length % 2).toBe(0);
+  });
+
+  it('REPL commands typed during a run are never sent to the model as steering', async () => {
+    const { code, stdout, stderr } = await run([], 'What is 6 * 7?\n/reset\n/frobnicate now\n/exit\n');
+    expect(stderr).not.toMatch(/ERR_USE_AFTER_CLOSE|Error/);
+    expect(code).toBe(0);
+    expect(stdout).toContain('(/reset was not sent to the model; it works between runs.');
+    expect(stdout).toContain('(unknown command /frobnicate, not sent to the model. Commands: /reset, /exit)');
+    expect(stdout).not.toContain('steering the current run');
+    // The run went on undisturbed: no steering skipped its tool call or changed its answer.
+    expect(stdout).toContain('✓ calculator → 42');
+    expect(stdout).toContain('6 * 7 = 42.');
+  });
+
+  it('a line that is not a command still steers the run', async () => {
+    const { code, stdout } = await run([], 'What is 6 * 7?\nand then 1 + 1\n/exit\n');
+    expect(code).toBe(0);
+    expect(stdout).toContain('(steering the current run)');
+  });
+
+  it('an empty completed reply says the model returned no text and exits 1', async () => {
+    const server = await startCompatibleServer({ reply: 'empty' });
+    try {
+      const { code, stdout } = await run(['chat', '--base-url', server.url, 'Say nothing']);
+      expect(stdout.trim()).toBe('[no text] The model returned no text.');
+      expect(code).toBe(1);
+      const json = await run(['chat', '--json', '--base-url', server.url, 'Say nothing']);
+      expect(json.code).toBe(1);
+      expect(json.stderr).toContain('agent-core: The model returned no text.');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with --base-url, messages name the server by its host, or by --provider-name', async () => {
+    const server = await startCompatibleServer({ reply: 'unauthorized' });
+    const host = new URL(server.url).host;
+    try {
+      const byHost = await run(['chat', '--base-url', server.url, 'hi']);
+      expect(byHost.code).toBe(1);
+      expect(byHost.stdout).toContain(`Error: ${host}: HTTP 401`);
+      expect(byHost.stdout).not.toMatch(/\bopenai\b/i);
+      const named = await run(['chat', '--base-url', server.url, '--provider-name', 'local-llama', 'hi']);
+      expect(named.stdout).toContain('Error: local-llama: HTTP 401');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { Agent, AgentError, type AgentRun, type AnyTool } from '@agent-core/core';
 import { type Ask, approveToolCall } from './approve-tool-call.js';
 import { type CliArguments, parseCliArguments, UsageError, usage } from './parse-args.js';
-import { renderEvents } from './render-events.js';
+import { noTextMessage, renderEvents } from './render-events.js';
 import { connectMcp, resolveOrchestrator, resolveProvider, resolveTools } from './resolve-plugins.js';
 
 const systemPrompt =
@@ -31,7 +31,7 @@ async function main(argv: readonly string[]): Promise<number> {
       ? (event: unknown) => process.stdout.write(`${JSON.stringify(event)}\n`)
       : renderEvents(process.stdout);
     agent.subscribe(listener);
-    return await (args.command === 'chat' ? chat(agent, args.prompt) : repl(agent, terminal));
+    return await (args.command === 'chat' ? chat(agent, args.prompt, args.json) : repl(agent, terminal));
   } finally {
     await mcp.close();
   }
@@ -42,7 +42,13 @@ async function buildAgent(
   mcpTools: readonly AnyTool[],
   ask: Ask | undefined,
 ): Promise<Agent> {
-  const resolved = await resolveProvider(args.provider, args.model, args.baseUrl, process.env);
+  const resolved = await resolveProvider(
+    args.provider,
+    args.model,
+    args.baseUrl,
+    process.env,
+    args.providerName,
+  );
   if (resolved.notice !== undefined) process.stderr.write(`${resolved.notice}\n`);
   return new Agent({
     provider: resolved.provider,
@@ -54,12 +60,18 @@ async function buildAgent(
   });
 }
 
-async function chat(agent: Agent, prompt: string): Promise<number> {
+async function chat(agent: Agent, prompt: string, json: boolean): Promise<number> {
   const run = agent.prompt(prompt);
   const stop = onInterrupt(run);
   const result = await run.result();
   stop();
-  return result.terminateReason === 'completed' ? 0 : 1;
+  if (result.terminateReason !== 'completed') return 1;
+  // A command whose job is to print an answer did not get one: say so, and fail.
+  if (result.text.trim() === '') {
+    if (json) process.stderr.write(`agent-core: ${noTextMessage}\n`);
+    return 1;
+  }
+  return 0;
 }
 
 function onInterrupt(run: AgentRun): () => void {
@@ -90,6 +102,10 @@ class Terminal {
       : undefined;
 }
 
+// A line that starts with '/' and a letter is a REPL command: it is never sent to the model.
+const commandPattern = /^\/[A-Za-z]/;
+const commands = '/reset, /exit';
+
 async function repl(agent: Agent, terminal: Terminal): Promise<number> {
   const input = createInterface({
     input: process.stdin,
@@ -97,11 +113,20 @@ async function repl(agent: Agent, terminal: Terminal): Promise<number> {
     terminal: process.stdin.isTTY === true,
   });
   terminal.repl = input;
+  // Once input ends, the interface is closed and Node 24 throws from prompt();
+  // a run finishing after that must not prompt again.
+  let closed = false;
+  input.once('close', () => {
+    closed = true;
+    terminal.repl = undefined;
+  });
+  const say = (text: string) => process.stdout.write(`  (${text})\n`);
   process.stdout.write(
-    'agent-core: type a message; while the agent works, a line steers it. /reset clears, /exit quits.\n',
+    'agent-core: type a message; while the agent works, a line steers it (commands never do). /reset clears, /exit quits.\n',
   );
   let running: AgentRun | undefined;
   const ask = () => {
+    if (closed) return;
     if (running === undefined) input.setPrompt('> ');
     input.prompt();
   };
@@ -117,15 +142,22 @@ async function repl(agent: Agent, terminal: Terminal): Promise<number> {
       ask();
       continue;
     }
-    if (running !== undefined) {
-      agent.steer(text);
-      process.stdout.write('  (steering the current run)\n');
+    if (commandPattern.test(text)) {
+      const command = text.split(/\s/, 1)[0];
+      if (command === '/reset' && running !== undefined) {
+        say('/reset was not sent to the model; it works between runs. Ctrl+C aborts the current run');
+      } else if (command === '/reset') {
+        agent.reset();
+        say('history cleared');
+      } else {
+        say(`unknown command ${command}, not sent to the model. Commands: ${commands}`);
+      }
+      ask();
       continue;
     }
-    if (text === '/reset') {
-      agent.reset();
-      process.stdout.write('  (history cleared)\n');
-      ask();
+    if (running !== undefined) {
+      agent.steer(text);
+      say('steering the current run');
       continue;
     }
     const run = agent.prompt(text);

@@ -7,6 +7,8 @@ export interface CliArguments {
   provider: string | undefined;
   model: string | undefined;
   baseUrl: string | undefined;
+  /** The name messages give the provider; defaults to the host of `baseUrl`. */
+  providerName: string | undefined;
   orchestrator: string;
   tools: string[];
   /** MCP server commands, e.g. 'npx -y @modelcontextprotocol/server-everything'. */
@@ -25,7 +27,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   try {
     parsed = parse(argv);
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}. Run 'agent-core --help' for usage.`);
+    throw new UsageError(usageMessage(error as Error & { code?: string }));
   }
   const { values, positionals } = parsed;
   const [first, ...rest] = positionals;
@@ -47,6 +49,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     provider: values.provider,
     model: values.model,
     baseUrl: values['base-url'],
+    providerName: values['provider-name'],
     orchestrator: values.orchestrator ?? 'agentic',
     tools: (values.tools ?? 'basic')
       .split(',')
@@ -58,6 +61,16 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   };
 }
 
+// Node's own text for an unknown option ends in an unbalanced quote
+// ("as in '-- \"--x\""), so that case gets a message of our own.
+function usageMessage(error: Error & { code?: string }): string {
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const option = /'([^']+)'/.exec(error.message)?.[1] ?? 'option';
+    return `Unknown option '${option}'. Run 'agent-core --help' for the options; a prompt that starts with '-' goes after '--'.`;
+  }
+  return `${error.message.replace(/\.$/, '')}. Run 'agent-core --help' for usage.`;
+}
+
 function parse(argv: readonly string[]) {
   return parseArgs({
     args: [...argv],
@@ -66,6 +79,7 @@ function parse(argv: readonly string[]) {
       provider: { type: 'string', short: 'p' },
       model: { type: 'string', short: 'm' },
       'base-url': { type: 'string' },
+      'provider-name': { type: 'string' },
       orchestrator: { type: 'string', short: 'o' },
       tools: { type: 'string', short: 't' },
       mcp: { type: 'string', multiple: true },
@@ -82,13 +96,15 @@ export const usage = `agent-core: chat with an agent that uses tools.
 
 Usage:
   agent-core chat "<prompt>" [options]   answer one prompt, streaming the reply
-  agent-core [options]                   interactive session; a line typed during a run steers it
+  agent-core [options]                   interactive session; a line typed during a run steers it,
+                                         except commands (/reset, /exit), which never reach the model
 
 Options:
-  -p, --provider <name>       mock (offline), or a provider whose package is installed
+  -p, --provider <name>       mock (offline), anthropic or openai
   -m, --model <name>          model name for the provider
       --base-url <url>        an OpenAI-compatible server (Ollama, vLLM, llama.cpp, OpenRouter)
-  -o, --orchestrator <name>   agentic (default), or another registered orchestrator
+      --provider-name <name>  what messages call that server (default: the host of --base-url)
+  -o, --orchestrator <name>   agentic (default), react or plan-execute
   -t, --tools <packs>         comma-separated tool packs: basic (default), fs, shell
       --mcp '<command args>'  add the tools of an MCP server started with this command (repeatable)
   -y, --yes                   run write and execute tools without asking first
@@ -97,4 +113,6 @@ Options:
   -v, --version               print the version
 
 With no API key in the environment it runs on the offline mock model and says so.
+Exit codes: 0 the run completed with an answer; 1 it ended otherwise, or the model returned no
+text; 2 bad usage or configuration.
 `;

@@ -1,5 +1,8 @@
 import type { AgentEvent } from '@agent-core/core';
 
+/** What the demo says when a run completed without any text to show. */
+export const noTextMessage = 'The model returned no text.';
+
 /** Where the renderer writes. */
 export interface Output {
   write(text: string): void;
@@ -42,7 +45,9 @@ export function renderEvents(out: Output): (event: AgentEvent) => void {
           out.write('\n');
           atLineStart = true;
         }
-        if (event.result.terminateReason !== 'completed' && event.result.terminateReason !== 'error') {
+        if (event.result.terminateReason === 'completed' && event.result.text.trim() === '') {
+          line(`[no text] ${noTextMessage}`);
+        } else if (event.result.terminateReason !== 'completed' && event.result.terminateReason !== 'error') {
           line(
             `[${event.result.terminateReason}] ${event.result.terminateReason === 'max_turns' ? event.result.text : ''}`.trim(),
           );

@@ -4,6 +4,8 @@ import {
   getOrchestrator,
   getProvider,
   listOrchestrators,
+  listProviders,
+  listToolPacks,
   type Orchestrator,
   type Provider,
   ToolRegistry,
@@ -30,6 +32,26 @@ const defaultModels: Record<string, string> = {
   openai: 'gpt-5-mini',
   mock: 'offline-mock',
 };
+
+// The packs `--tools` takes; `mcp` needs a connection, so it comes through `--mcp` instead.
+const builtInToolPacks = ['basic'];
+const viaOtherFlags = new Set(['mcp']);
+
+/**
+ * Every name of a kind the demo can load: the ones it imports on demand and
+ * the ones already registered (a plugin imported some other way), sorted.
+ */
+function loadableNames(builtIn: readonly string[], packages: Record<string, string>, registered: string[]) {
+  return [...new Set([...builtIn, ...Object.keys(packages), ...registered])]
+    .filter((name) => !viaOtherFlags.has(name))
+    .sort();
+}
+
+function checkKnown(kind: string, flag: string, name: string, known: readonly string[]): void {
+  if (!known.includes(name)) {
+    throw new ConfigError(`Unknown ${kind} '${name}' (${flag}). The demo can load: ${known.join(', ')}.`);
+  }
+}
 
 /** The provider the demo runs on, and a notice to show when it fell back to the offline model. */
 export interface ResolvedProvider {
@@ -63,6 +85,7 @@ export async function resolveProvider(
   model: string | undefined,
   baseUrl: string | undefined,
   env: Record<string, string | undefined>,
+  providerName?: string,
 ): Promise<ResolvedProvider> {
   let name = requested;
   if (name === undefined) {
@@ -82,14 +105,29 @@ export async function resolveProvider(
         : { notice: 'Running on the offline mock model.' }),
     };
   }
+  checkKnown('provider', '--provider', name, loadableNames(['mock'], providerPackages, listProviders()));
   await importPlugin(name, providerPackages[name], 'provider');
   const options: Record<string, unknown> = {};
-  if (baseUrl !== undefined) options.baseURL = baseUrl;
-  return { provider: getProvider(name, options), name, model: model ?? defaultModels[name] ?? 'default' };
+  if (baseUrl !== undefined) {
+    options.baseURL = baseUrl;
+    // Messages name the server the user chose, not the API it speaks.
+    options.name = providerName ?? hostOf(baseUrl);
+  } else if (providerName !== undefined) options.name = providerName;
+  return {
+    provider: getProvider(name, options),
+    name: typeof options.name === 'string' ? options.name : name,
+    model: model ?? defaultModels[name] ?? 'default',
+  };
 }
 
 /** The orchestrator registered under `name`, importing its package first when the demo knows it. */
 export async function resolveOrchestrator(name: string): Promise<Orchestrator> {
+  checkKnown(
+    'orchestrator',
+    '--orchestrator',
+    name,
+    loadableNames(['agentic'], orchestratorPackages, listOrchestrators()),
+  );
   if (!listOrchestrators().includes(name))
     await importPlugin(name, orchestratorPackages[name], 'orchestrator');
   return getOrchestrator(name);
@@ -97,6 +135,11 @@ export async function resolveOrchestrator(name: string): Promise<Orchestrator> {
 
 /** The tools of the named packs; `fs` and `shell` work inside `workspace`. */
 export async function resolveTools(packs: readonly string[], workspace: string): Promise<AnyTool[]> {
+  const known = loadableNames(builtInToolPacks, toolPackages, listToolPacks());
+  for (const pack of packs) {
+    if (pack === 'mcp') throw new ConfigError("The 'mcp' tools come from a server: use --mcp '<command>'.");
+    checkKnown('tool pack', '--tools', pack, known);
+  }
   for (const pack of packs) await importPlugin(pack, toolPackages[pack], 'tool pack');
   const options = { fs: { root: workspace }, shell: { cwd: workspace } };
   return new ToolRegistry().resolvePacks(packs, options);
@@ -121,6 +164,15 @@ export async function connectMcp(
     if (status.state === 'failed') warn(`MCP server '${status.name}' failed: ${status.error?.message}`);
   }
   return { tools: mcp.tools, close: () => mcp.close() };
+}
+
+/** The host (and port) of a base URL, to name an OpenAI-compatible server; the URL itself if it does not parse. */
+export function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host || baseUrl;
+  } catch {
+    return baseUrl;
+  }
 }
 
 /** Splits a command line on spaces, keeping quoted parts together. */

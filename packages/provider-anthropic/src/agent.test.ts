@@ -9,6 +9,7 @@ import {
 } from '@agent-core/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic.js';
+import { loadSdk } from './load-sdk.js';
 import {
   type AnthropicTestServer,
   errorBody,
@@ -24,6 +25,8 @@ let fallbackServer: AnthropicTestServer;
 
 beforeAll(async () => {
   [server, fallbackServer] = await Promise.all([startAnthropicServer(), startAnthropicServer()]);
+  // The SDK loads on the first request; load it here so no test's own time limit pays for it.
+  await loadSdk();
 });
 afterAll(async () => {
   await Promise.all([server.close(), fallbackServer.close()]);

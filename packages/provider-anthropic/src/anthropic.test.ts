@@ -177,6 +177,70 @@ describe('tool calls', () => {
     expect(error.message).toContain('toolu_bad');
     expect(events.some((event) => event.type === 'toolcall_end')).toBe(false);
   });
+
+  it('a call cut by the output limit (block stop before the max_tokens stop reason) ends done with {} input', async () => {
+    server.reply({ type: 'sse', body: fixture('tool-call-cut-by-max-tokens') });
+    const events = await collect(provider().stream(ask('Write the file')));
+
+    expect(events.some((event) => event.type === 'error')).toBe(false);
+    const message = doneMessage(events);
+    expect(message.stopReason).toBe('max_tokens');
+    expect(message.content).toEqual([
+      { type: 'text', text: 'I will write the file.' },
+      { type: 'toolCall', id: 'toolu_01CutByTheLimit000000001', name: 'write_file', input: {} },
+    ]);
+    // The end of the call is announced once the stop reason is known, before done.
+    expect(eventTypes(events).slice(-3)).toEqual(['toolcall_end', 'usage', 'done']);
+  });
+
+  it('an unparsable call followed by another block is malformed even when the stop reason is max_tokens', async () => {
+    server.reply({
+      type: 'sse',
+      body:
+        messageStart() +
+        sseEvent('content_block_start', {
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'tool_use', id: 'toolu_first', name: 'read_file', input: {} },
+        }) +
+        sseEvent('content_block_delta', {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'input_json_delta', partial_json: '{"path": ' },
+        }) +
+        sseEvent('content_block_stop', { type: 'content_block_stop', index: 0 }) +
+        textBlock(1, ['More']) +
+        messageEnd('max_tokens'),
+    });
+    const events = await collect(provider().stream(ask('Read')));
+    const error = streamError(events);
+    expect(error.kind).toBe('malformed');
+    expect(error.message).toContain('toolu_first');
+    expect(events.some((event) => event.type === 'done')).toBe(false);
+  });
+
+  it('an unparsable call in a stream that ends without a stop reason is malformed', async () => {
+    server.reply({
+      type: 'sse',
+      body:
+        messageStart() +
+        sseEvent('content_block_start', {
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'tool_use', id: 'toolu_open', name: 'read_file', input: {} },
+        }) +
+        sseEvent('content_block_delta', {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'input_json_delta', partial_json: '{' },
+        }) +
+        sseEvent('content_block_stop', { type: 'content_block_stop', index: 0 }) +
+        sseEvent('message_stop', { type: 'message_stop' }),
+    });
+    const error = streamError(await collect(provider().stream(ask('Read'))));
+    expect(error.kind).toBe('malformed');
+    expect(error.message).toContain('toolu_open');
+  });
 });
 
 describe('thinking', () => {

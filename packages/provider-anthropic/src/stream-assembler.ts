@@ -72,6 +72,10 @@ export class StreamAssembler {
   private readonly closed: { index: number; block: ContentBlock }[] = [];
   private readonly usage: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   private stopReason: StopReason = 'end_turn';
+  // A tool block whose arguments did not parse at its stop. Whether it is a
+  // call cut by the output limit or a malformed one is known only from the
+  // stop reason in the message_delta that follows, so the decision waits.
+  private unparsed: { index: number; open: Extract<OpenBlock, { type: 'tool' }>; reason: string } | undefined;
   /** True once `message_stop` arrived: the message is whole. */
   complete = false;
 
@@ -86,16 +90,23 @@ export class StreamAssembler {
       case 'message_start':
         this.applyUsage(event.message.usage);
         return { events: [{ type: 'usage', usage: this.currentUsage() }] };
-      case 'message_delta':
-        if (event.delta.stop_reason !== null && event.delta.stop_reason !== undefined) {
-          this.stopReason = toStopReason(event.delta.stop_reason);
-        }
+      case 'message_delta': {
+        const hasStopReason = event.delta.stop_reason !== null && event.delta.stop_reason !== undefined;
+        if (hasStopReason) this.stopReason = toStopReason(event.delta.stop_reason);
         this.applyUsage(event.usage);
-        return { events: [{ type: 'usage', usage: this.currentUsage() }] };
+        const usage: ModelEvent = { type: 'usage', usage: this.currentUsage() };
+        if (!hasStopReason || this.unparsed === undefined) return { events: [usage] };
+        const settled = this.settleUnparsed();
+        return { events: [...settled.events, usage], ...(settled.error ? { error: settled.error } : {}) };
+      }
       case 'message_stop':
+        // A stream without a stop reason cannot excuse arguments that do not parse.
+        if (this.unparsed !== undefined) return this.settleUnparsed();
         this.complete = true;
         return { events: [] };
       case 'content_block_start':
+        // Another block after it: the unparsable call was not the one the limit cut.
+        if (this.unparsed !== undefined) return this.settleUnparsed();
         return this.startBlock(event.index, event.content_block);
       case 'content_block_delta':
         return this.applyDelta(event.index, event.delta);
@@ -240,14 +251,39 @@ export class StreamAssembler {
       try {
         input = JSON.parse(json);
       } catch (error) {
-        return { events: [], error: this.malformedInput(open, `${(error as Error).message}`) };
+        this.unparsed = { index, open, reason: (error as Error).message };
+        return { events: [] };
       }
     }
-    if (!isPlainObject(input))
-      return { events: [], error: this.malformedInput(open, 'it is not a JSON object') };
+    if (!isPlainObject(input)) {
+      this.unparsed = { index, open, reason: 'it is not a JSON object' };
+      return { events: [] };
+    }
+    return this.closeToolCall(index, open, input);
+  }
+
+  private closeToolCall(
+    index: number,
+    open: Extract<OpenBlock, { type: 'tool' }>,
+    input: Record<string, unknown>,
+  ): AcceptResult {
     const toolCall: ToolCallBlock = { type: 'toolCall', id: open.id, name: open.name, input };
     this.closed.push({ index, block: toolCall });
     return { events: [{ type: 'toolcall_end', toolCall }] };
+  }
+
+  /**
+   * Decides the call whose arguments did not parse. Cut by the output limit,
+   * it is the last block and its stop reason is `max_tokens`: it is kept with
+   * `{}` input, and core answers it with an error naming the limit instead of
+   * running it. Any other way, its arguments are `malformed`.
+   */
+  private settleUnparsed(): AcceptResult {
+    const unparsed = this.unparsed;
+    if (unparsed === undefined) return { events: [] };
+    this.unparsed = undefined;
+    if (this.stopReason === 'max_tokens') return this.closeToolCall(unparsed.index, unparsed.open, {});
+    return { events: [], error: this.malformedInput(unparsed.open, unparsed.reason) };
   }
 
   private malformedInput(open: Extract<OpenBlock, { type: 'tool' }>, reason: string): ProviderError {

@@ -2,6 +2,7 @@ import { Agent, ProviderError, defineTool, toolCallsOf } from '@agent-core/core'
 import type { AgentEvent, AgentMessage, Orchestrator } from '@agent-core/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openai } from './openai.js';
+import { loadSdk } from './load-sdk.js';
 import { chatChunk, chatDone, chatText, startFakeOpenAIServer } from './test-support/fake-openai-server.js';
 import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
 
@@ -38,6 +39,8 @@ let fallbackServer: FakeOpenAIServer;
 beforeAll(async () => {
   server = await startFakeOpenAIServer();
   fallbackServer = await startFakeOpenAIServer();
+  // The SDK loads on the first request; load it here so no test's own time limit pays for it.
+  await loadSdk();
 });
 afterAll(async () => {
   await server.close();

@@ -1,7 +1,7 @@
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ConfigError } from '@agent-core/core';
+import type { McpSdk } from './load-sdk.js';
 import { isStdioConfig, type McpServerConfig } from './mcp-server-config.js';
 
 const stderrKept = 4000;
@@ -17,16 +17,24 @@ export interface ServerTransport {
   stderrTail(): string;
   /** Ends the HTTP session (DELETE); a no-op for stdio. Never throws. */
   endSession(): Promise<void>;
+  /** Call once connected: starts watching the child process (stdio) for its exit. */
+  watchExit(): void;
+  /**
+   * Resolves when the child process has exited (stdio, once watched); undefined
+   * when there is nothing to watch (HTTP, or a process the SDK never started).
+   */
+  exited(): Promise<void> | undefined;
 }
 
 /** Builds the SDK transport for a server config. Throws `ConfigError` for a config that is neither. */
 export function createTransport(
+  sdk: McpSdk,
   server: string,
   config: McpServerConfig,
   onStderr: ((text: string, server: string) => void) | undefined,
 ): ServerTransport {
   if (isStdioConfig(config)) {
-    const transport = new StdioClientTransport({
+    const transport = new sdk.StdioClientTransport({
       command: config.command,
       ...(config.args === undefined ? {} : { args: config.args }),
       ...(config.env === undefined ? {} : { env: config.env }),
@@ -41,12 +49,26 @@ export function createTransport(
       tail = (tail + text).slice(-stderrKept);
       onStderr?.(text, server);
     });
+    let exited: Promise<void> | undefined;
     return {
       transport,
       kind: 'stdio',
       pid: () => transport.pid ?? undefined,
       stderrTail: () => tail,
       endSession: async () => {},
+      watchExit: () => {
+        // The SDK's close() waits for the process's 'close' event, which also
+        // waits for every holder of its stdio pipes (a server's own children)
+        // and so can sit out its whole grace period after the server exited.
+        // Its 'exit' event says the server itself is gone: close() returns then.
+        const child = (transport as unknown as { _process?: ChildProcess })._process;
+        if (child === undefined || exited !== undefined) return;
+        exited =
+          child.exitCode !== null || child.signalCode !== null
+            ? Promise.resolve()
+            : new Promise((resolve) => child.once('exit', () => resolve()));
+      },
+      exited: () => exited,
     };
   }
   const url = (config as { url?: unknown }).url;
@@ -61,7 +83,7 @@ export function createTransport(
   } catch (error) {
     throw new ConfigError(`MCP server '${server}' has an invalid url '${String(url)}'.`, { cause: error });
   }
-  const transport = new StreamableHTTPClientTransport(parsed, {
+  const transport = new sdk.StreamableHTTPClientTransport(parsed, {
     ...(config.headers === undefined ? {} : { requestInit: { headers: config.headers } }),
     ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
   });
@@ -70,6 +92,8 @@ export function createTransport(
     kind: 'http',
     pid: () => undefined,
     stderrTail: () => '',
+    watchExit: () => {},
+    exited: () => undefined,
     endSession: async () => {
       let timer: NodeJS.Timeout | undefined;
       // A server that hangs must not hold close(): give the DELETE a short while.

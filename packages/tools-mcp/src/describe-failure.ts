@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpSdk } from './load-sdk.js';
 import { isStdioConfig, type McpServerConfig } from './mcp-server-config.js';
 import { McpToolsError } from './mcp-tools-error.js';
 
@@ -19,6 +19,7 @@ function messageOf(error: unknown): string {
 
 /** A message that says why a server could not be connected and what to check. */
 export function connectFailure(
+  sdk: McpSdk,
   server: string,
   config: McpServerConfig,
   error: unknown,
@@ -32,11 +33,11 @@ export function connectFailure(
     if (code === 'EACCES') {
       return `MCP server '${server}' could not be started: command '${config.command}' is not executable.`;
     }
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    if (error instanceof sdk.McpError && error.code === sdk.ErrorCode.ConnectionClosed) {
       return `MCP server '${server}' (${config.command}) exited before completing the MCP handshake.${stderr}`;
     }
   }
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+  if (error instanceof sdk.McpError && error.code === sdk.ErrorCode.RequestTimeout) {
     return `MCP server '${server}' did not complete the MCP handshake in time (connectTimeoutMs).${stderr}`;
   }
   const where = isStdioConfig(config) ? `(${config.command})` : `at ${String(config.url)}`;
@@ -44,19 +45,22 @@ export function connectFailure(
 }
 
 /** Turns whatever a failed `tools/call` threw into an `McpToolsError` that says what happened. */
-export function callFailure(details: {
-  server: string;
-  tool: string;
-  error: unknown;
-  timeoutMs: number;
-  closedBecause: McpToolsError | undefined;
-}): McpToolsError {
+export function callFailure(
+  sdk: McpSdk,
+  details: {
+    server: string;
+    tool: string;
+    error: unknown;
+    timeoutMs: number;
+    closedBecause: McpToolsError | undefined;
+  },
+): McpToolsError {
   const { server, tool, error, timeoutMs, closedBecause } = details;
   const context = { server, tool, cause: error };
   if (error instanceof McpToolsError) {
     return new McpToolsError(error.code, `The call to MCP tool '${tool}' failed: ${error.message}`, context);
   }
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+  if (error instanceof sdk.McpError && error.code === sdk.ErrorCode.RequestTimeout) {
     return new McpToolsError(
       'mcp_timeout',
       `MCP tool '${tool}' on server '${server}' did not answer within ${timeoutMs} ms, so the call was cancelled. Raise timeoutMs if it needs longer.`,
@@ -65,7 +69,7 @@ export function callFailure(details: {
   }
   if (
     closedBecause !== undefined ||
-    (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
+    (error instanceof sdk.McpError && error.code === sdk.ErrorCode.ConnectionClosed)
   ) {
     return new McpToolsError(
       'mcp_server_closed',

@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
-import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { connectMcpServer } from './connect-mcp-server.js';
+import { loadSdk } from './load-sdk.js';
 import type { McpTool } from './mcp-tool.js';
 import { McpToolsError } from './mcp-tools-error.js';
 import { mcpTools } from './mcp-tools.js';
@@ -43,6 +44,9 @@ afterEach(() => {
 afterAll(() => {
   expect(childPids()).toEqual([]);
 });
+
+// The SDK loads on the first connect; load it here so no test's own time limit pays for it.
+beforeAll(() => loadSdk());
 
 describe('servers that cannot start', () => {
   test('a missing command fails that server only, with a clear error', async () => {
@@ -157,6 +161,34 @@ describe('close', () => {
     expect(mcp.servers.one?.state).toBe('closed');
     const after = await rejection(toolNamed(mcp.tools, 'two__echo').execute({ text: 'x' }, toolContext()));
     expect(after.message).toContain("MCP server 'two' is not connected");
+  });
+
+  test('returns once the server process exited, without waiting for pipes its own children hold', async () => {
+    let stderr = '';
+    const server = await connectMcpServer(
+      'quick',
+      { ...stdioServer(), args: [...(stdioServer().args ?? []), '--hold-stderr'] },
+      { onStderr: (text) => (stderr += text) },
+    );
+    await waitFor(() => /HOLDER \d+/.test(stderr));
+    const holder = Number(/HOLDER (\d+)/.exec(stderr)?.[1]);
+    const pid = server.status.pid!;
+    // With no timer allowed to fire, close() can only end through the exit of the process:
+    // the SDK's grace period (a timer) never elapses, so waiting it out would hang this test.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await server.close();
+    } finally {
+      vi.useRealTimers();
+    }
+    try {
+      expect(isAlive(pid)).toBe(false);
+      expect(server.status.state).toBe('closed');
+      // The helper still holds the server's stderr: the old close() would have waited for it.
+      expect(isAlive(holder)).toBe(true);
+    } finally {
+      process.kill(holder, 'SIGKILL');
+    }
   });
 
   test('connectMcpServer gives one server with its status, refresh and close', async () => {

@@ -1,9 +1,9 @@
 import { AgentError, ConfigError, type ToolContext, type ToolOutput } from '@agent-core/core';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { buildMcpTools, listAllTools } from './build-mcp-tools.js';
 import { createTransport, type ServerTransport } from './create-transport.js';
 import { callFailure, connectFailure } from './describe-failure.js';
+import { loadSdk, type McpSdk } from './load-sdk.js';
 import type { McpConnectionOptions, McpServerConfig } from './mcp-server-config.js';
 import type { McpServerStatus } from './mcp-server-status.js';
 import type { McpTool } from './mcp-tool.js';
@@ -42,7 +42,8 @@ export class McpServerConnection {
   readonly name: string;
   readonly #options: McpConnectionOptions;
   readonly #transport: ServerTransport;
-  readonly #client = new Client(clientInfo, { capabilities: {} });
+  readonly #sdk: McpSdk;
+  readonly #client: Client;
   readonly #checkTools: ToolListCheck | undefined;
   /** Calls in flight: `abort` cancels one on the server too, `reject` only stops waiting. */
   readonly #inFlight = new Set<{ abort(reason: McpToolsError): void; reject(reason: McpToolsError): void }>();
@@ -56,11 +57,14 @@ export class McpServerConnection {
   #checkingHealth = false;
 
   private constructor(
+    sdk: McpSdk,
     name: string,
     transport: ServerTransport,
     options: McpConnectionOptions,
     checkTools: ToolListCheck | undefined,
   ) {
+    this.#sdk = sdk;
+    this.#client = new sdk.Client(clientInfo, { capabilities: {} });
     this.name = name;
     this.#transport = transport;
     this.#options = options;
@@ -80,9 +84,11 @@ export class McpServerConnection {
   ): Promise<McpServerConnection> {
     checkPositive('timeoutMs', options.timeoutMs);
     checkPositive('connectTimeoutMs', options.connectTimeoutMs);
+    const sdk = await loadSdk();
     const connection = new McpServerConnection(
+      sdk,
       name,
-      createTransport(name, config, options.onStderr),
+      createTransport(sdk, name, config, options.onStderr),
       options,
       checkTools,
     );
@@ -134,13 +140,14 @@ export class McpServerConnection {
         timeout: this.#options.connectTimeoutMs ?? defaultConnectTimeoutMs,
       });
       this.#pid = this.#transport.pid();
+      this.#transport.watchExit();
     } catch (error) {
       await this.#client.close().catch(() => {});
       // Let the last stderr output arrive before quoting it.
       await new Promise((resolve) => setImmediate(resolve));
       throw new McpToolsError(
         'mcp_connect_failed',
-        connectFailure(this.name, config, error, this.#stderr()),
+        connectFailure(this.#sdk, this.name, config, error, this.#stderr()),
         {
           server: this.name,
           cause: error,
@@ -150,7 +157,7 @@ export class McpServerConnection {
     this.#state = 'connected';
     const capabilities = this.#client.getServerCapabilities();
     if (capabilities?.tools?.listChanged === true) {
-      this.#client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.#client.setNotificationHandler(this.#sdk.ToolListChangedNotificationSchema, () => {
         // Problems are reported through onError and the status; nobody awaits this.
         this.refresh().catch(() => {});
       });
@@ -236,7 +243,7 @@ export class McpServerConnection {
     } catch (error) {
       // The SDK wraps an abort reason in a timeout McpError; give back the real reason.
       if (context.signal.aborted) throw context.signal.reason ?? error;
-      throw callFailure({
+      throw callFailure(this.#sdk, {
         server: this.name,
         tool,
         error: cancel.signal.aborted ? cancel.signal.reason : error,
@@ -329,6 +336,9 @@ export class McpServerConnection {
       this.#inFlight.clear();
     }
     if (wasConnected) await this.#transport.endSession();
-    await this.#client.close().catch(() => {});
+    const closing = this.#client.close().catch(() => {});
+    // Done once the child process exited, without waiting for pipes it left open.
+    const exited = this.#transport.exited();
+    await (exited === undefined ? closing : Promise.race([closing, exited]));
   }
 }

@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { ConfigError } from '@agent-core/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadSdk } from './load-sdk.js';
 import type { McpTool } from './mcp-tool.js';
 import { McpToolsError } from './mcp-tools-error.js';
 import { type McpTools, mcpTools } from './mcp-tools.js';
@@ -26,6 +27,9 @@ async function rejection(promise: unknown): Promise<McpToolsError> {
 afterAll(() => {
   expect(childPids()).toEqual([]);
 });
+
+// The SDK loads on the first connect; load it here so no test's own time limit pays for it.
+beforeAll(() => loadSdk());
 
 describe('one stdio server', () => {
   let mcp: McpTools;

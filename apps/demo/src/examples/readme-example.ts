@@ -18,6 +18,13 @@ const agent = new Agent({ provider, model: 'mock', tools: [add] });
 const run = agent.prompt('What is 15 + 30?');
 for await (const event of run) {
   if (event.type === 'text_delta') process.stdout.write(event.delta);
-  if (event.type === 'tool_call_end') console.log(`\n${event.toolCall.name} → ${event.result}`);
+  if (event.type === 'tool_call_end') {
+    // A result is a string, or content blocks (text and images).
+    const shown =
+      typeof event.result === 'string'
+        ? event.result
+        : event.result.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('');
+    console.log(`\n${event.toolCall.name} → ${shown}`);
+  }
 }
 console.log('\n', (await run.result()).terminateReason); // completed

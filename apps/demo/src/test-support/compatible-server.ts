@@ -5,8 +5,12 @@ import type { AddressInfo } from 'node:net';
  * A minimal OpenAI-compatible Chat Completions server on 127.0.0.1, like a
  * local Ollama: the first reply calls the calculator, the next one answers
  * with the tool result. Streams real `data:` chunks ending in `[DONE]`.
+ * `reply: 'empty'` answers every request with no text at all;
+ * `reply: 'unauthorized'` answers HTTP 401 as a server that wants a key.
  */
-export async function startCompatibleServer(): Promise<{
+export async function startCompatibleServer(
+  options: { reply?: 'calculator' | 'empty' | 'unauthorized' } = {},
+): Promise<{
   url: string;
   requests: unknown[];
   close(): Promise<void>;
@@ -24,8 +28,20 @@ export async function startCompatibleServer(): Promise<{
         response.write(
           `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
         );
+      if (options.reply === 'unauthorized') {
+        response.writeHead(401, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            error: { message: 'Invalid API key', type: 'invalid_request_error', code: null },
+          }),
+        );
+        return;
+      }
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      if (last?.role === 'tool') {
+      if (options.reply === 'empty') {
+        send({ role: 'assistant', content: '' });
+        send({}, 'stop');
+      } else if (last?.role === 'tool') {
         send({ role: 'assistant', content: 'The answer is ' });
         send({ content: last.content });
         send({}, 'stop');

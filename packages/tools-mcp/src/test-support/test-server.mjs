@@ -1,8 +1,12 @@
 // A small MCP server for the tests, built on the SDK's McpServer.
-// Usage: node test-server.mjs [--http] [--tool NAME]...
+// Usage: node test-server.mjs [--http] [--tool NAME]... [--hold-stderr]
 //   stdio by default; --http serves streamable HTTP on 127.0.0.1 (a free port)
 //   and prints `LISTENING <port>` on stdout. Each --tool adds a tool of that
-//   exact name (for naming tests) that answers `called NAME`.
+//   exact name (for naming tests) that answers `called NAME`. --hold-stderr
+//   starts a helper process that inherits our stderr and outlives us (as a
+//   server's own children can), printing `HOLDER <pid>` on stderr; we exit as
+//   soon as stdin ends, while the helper keeps the pipe open.
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -156,6 +160,15 @@ async function serveHttp() {
   // Ends when the test closes our stdin (or kills us).
   process.stdin.on('end', () => process.exit(0));
   process.stdin.resume();
+}
+
+if (argv.includes('--hold-stderr')) {
+  const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  process.stderr.write(`HOLDER ${holder.pid}\n`);
+  holder.unref();
+  process.stdin.on('end', () => process.exit(0));
 }
 
 if (useHttp) await serveHttp();
