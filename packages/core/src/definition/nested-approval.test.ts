@@ -350,6 +350,60 @@ describe('an approval a subagent needs pauses and resumes the root run', () => {
   });
 });
 
+describe('an approval two subagents deep', () => {
+  it('names both agents from the root and resumes each level from its state', async () => {
+    const build = () => {
+      const inner = world();
+      const lead = asTool(
+        defineAgent({
+          name: 'lead',
+          description: 'Leads the research',
+          promptConfig: {},
+          modelConfig: {
+            provider: scripted('lead done', [{ id: 'l1', name: 'researcher', input: { topic: 'tides' } }]),
+            model: 'm',
+          },
+          toolConfig: { tools: inner.agentOptions.tools ?? [] },
+        }),
+        { executor: inner.executor },
+      );
+      const provider = scripted('root done', [{ id: 'r1', name: 'lead', input: {} }]);
+      return { inner, options: { provider, model: 'm', tools: [lead], orchestrator: stepOrchestrator } };
+    };
+    const first = build();
+    const root = new Agent(first.options);
+    const paused = await root.prompt('go').result();
+    expect(paused.terminateReason).toBe('await_user');
+    const [approval] = paused.pendingApprovals ?? [];
+    if (approval === undefined) throw new Error('a pending approval expected');
+    expect(approval).toMatchObject({
+      toolCallId: 'w1',
+      agentPath: ['lead', 'researcher'],
+      pausedCall: { toolCallId: 'r1', toolName: 'lead' },
+    });
+
+    const stored = JSON.parse(JSON.stringify({ messages: root.messages, pending: root.pendingApprovals }));
+    const second = build();
+    const again = new Agent({
+      ...second.options,
+      messages: stored.messages,
+      pendingApprovals: stored.pending,
+    });
+    // A decision with the wrong path is refused; the pending approval's path applies.
+    expect(() =>
+      again.resume({ decisions: [{ ...decide(approval, 'allow'), agentPath: ['researcher'] }] }),
+    ).toThrow(ApprovalError);
+    const result = await again
+      .resume({ decisions: [{ ...decide(approval, 'allow'), agentPath: approval.agentPath }] })
+      .result();
+    expect(result.terminateReason).toBe('completed');
+    expect(result.text).toBe('root done: lead done: researcher done: wrote notes.txt');
+    expect([...first.inner.writes, ...second.inner.writes]).toEqual(['notes.txt']);
+    expect(second.inner.childProviders.researcher?.requests).toHaveLength(1);
+    expect(historyProblems(again.messages)).toEqual([]);
+  });
+});
+
 describe('nested approvals in a stored session', () => {
   it('the pause is stored; a second manager on the same store decides it', async () => {
     const store = new MemorySessionStore();
