@@ -30,6 +30,7 @@ export type { DefinitionIssue } from './errors/agent-definition-error.js';
 export { AgentInputError } from './errors/agent-input-error.js';
 export { OutputValidationError } from './errors/output-validation-error.js';
 export { SubagentError } from './errors/subagent-error.js';
+export { ToolPauseRequest } from './errors/tool-pause-request.js';
 export { ContextOverflowError } from './errors/context-overflow-error.js';
 export type { ContextOverflowDetails } from './errors/context-overflow-error.js';
 
@@ -58,6 +59,7 @@ export type {
   AnyTool,
   Tool,
   ToolContext,
+  ToolResume,
   ToolInputCheck,
   ToolOutput,
   ToolRisk,
@@ -130,7 +132,7 @@ export type { LogFields, Logger } from './logger/logger.js';
 export { silentLogger, stderrLogger } from './logger/logger.js';
 export type { ResumeOptions } from './agent/resume.js';
 
-export type { ApprovalDecision, PendingApproval } from './governance/pending-approval.js';
+export type { ApprovalDecision, PausedCall, PendingApproval } from './governance/pending-approval.js';
 export type { ApprovalAnswer, ApprovalChoice, ApprovalRequest, Approver } from './governance/approval.js';
 export { definePolicy, defaultToolRisk, policies } from './governance/policy.js';
 export type {

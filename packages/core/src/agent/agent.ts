@@ -23,9 +23,9 @@ import { runAgent } from '../loop/run-agent.js';
 import { danglingCalls } from '../loop/dangling-calls.js';
 import { SharedModelWatch } from '../loop/model-call-watch.js';
 import type { AgentShared, RunState } from '../loop/run-state.js';
-import type { ApprovalDecision, PendingApproval } from '../governance/pending-approval.js';
+import type { PendingApproval } from '../governance/pending-approval.js';
 import { needsRunSetup, prepareRun, type RunSetup } from '../governance/prepare-run.js';
-import { checkDecisions, type ResumeOptions, resumingOrchestrator } from './resume.js';
+import { type CheckedDecisions, checkDecisions, type ResumeOptions, resumingOrchestrator } from './resume.js';
 import { ContextWindow } from '../context/context-window.js';
 import {
   randomSpanId,
@@ -194,7 +194,11 @@ export class Agent {
    */
   resume(options: ResumeOptions = {}): AgentRun {
     if (this.#controller !== undefined) throw new AgentBusyError('resume');
-    const decisions = checkDecisions(this.#shared.messages, options.decisions ?? []);
+    const decisions = checkDecisions(
+      this.#shared.messages,
+      options.decisions ?? [],
+      this.#shared.approvals.pending,
+    );
     const { decisions: _given, ...promptOptions } = options;
     return this.#start(undefined, promptOptions, decisions);
   }
@@ -202,7 +206,7 @@ export class Agent {
   #start(
     input: PromptInput | undefined,
     options: PromptOptions,
-    decisions: Map<string, ApprovalDecision> | undefined,
+    decisions: CheckedDecisions | undefined,
   ): AgentRun {
     const inner = this.#orchestrator();
     const orchestrator = input === undefined ? resumingOrchestrator(inner) : inner;
@@ -266,7 +270,7 @@ export class Agent {
     runId: string,
     trace: RunTrace,
     startedAt: number,
-    decisions: Map<string, ApprovalDecision> | undefined,
+    decisions: CheckedDecisions | undefined,
   ): Promise<AgentResult> {
     const shared = this.#shared;
     const agentOptions = this.options;

@@ -3,7 +3,8 @@ import { ApprovalError } from '../errors/approval-error.js';
 import type { AgentMessage, AssistantMessage, ToolCallBlock } from '../messages/messages.js';
 import type { Orchestrator } from '../orchestrator/orchestrator.js';
 import { inputHash } from '../governance/input-hash.js';
-import type { ApprovalDecision } from '../governance/pending-approval.js';
+import type { ApprovalDecision, PendingApproval } from '../governance/pending-approval.js';
+import { type CallResume, resumesForPausedCalls } from '../governance/paused-call.js';
 import type { RunContext } from '../loop/run-context.js';
 
 /** Options of `agent.resume()`: those of `prompt()` (signal, trace) and the decisions. */
@@ -12,19 +13,27 @@ export interface ResumeOptions extends PromptOptions {
   decisions?: readonly ApprovalDecision[];
 }
 
+/** What a resume applies, by call id: a decision for a call of the history, or a paused call to continue. */
+export type CheckedDecisions = Map<string, ApprovalDecision | CallResume>;
+
 /**
  * Checks decisions against the history and keeps those still to apply, by
  * call id. Throws `ApprovalError` for a decision naming a call the history
  * does not hold, one whose hash is not that of the call's input, or a
  * malformed one; a decision for a call already answered is dropped (deciding
- * twice is a no-op), so an approved call cannot run twice.
+ * twice is a no-op), so an approved call cannot run twice. Decisions for
+ * calls inside a paused call (a subagent's) are checked against `pending`
+ * and kept with that call (see `resumesForPausedCalls`).
  */
 export function checkDecisions(
   messages: readonly AgentMessage[],
   decisions: readonly ApprovalDecision[],
-): Map<string, ApprovalDecision> {
-  const kept = new Map<string, ApprovalDecision>();
-  if (decisions.length === 0) return kept;
+  pending: readonly PendingApproval[] = [],
+): CheckedDecisions {
+  const kept: CheckedDecisions = new Map();
+  const hasPausedCalls = pending.some((approval) => approval.pausedCall !== undefined);
+  if (decisions.length === 0 && !hasPausedCalls) return kept;
+  const nested: ApprovalDecision[] = [];
   const calls = new Map<string, { call: ToolCallBlock; answered: boolean }>();
   for (const message of messages) {
     const role = (message as { role: string }).role;
@@ -49,7 +58,12 @@ export function checkDecisions(
         typeof id === 'string' ? id : undefined,
       );
     }
-    const found = calls.get(id);
+    const path = decision.agentPath;
+    const found = path !== undefined && path.length > 0 ? undefined : calls.get(id);
+    if (found === undefined && hasPausedCalls && path?.length !== 0) {
+      nested.push(decision);
+      continue;
+    }
     if (found === undefined) {
       throw new ApprovalError(
         'approval_unknown_call',
@@ -67,6 +81,10 @@ export function checkDecisions(
     if (found.answered || kept.has(id)) continue;
     kept.set(id, decision);
   }
+  if (!hasPausedCalls) return kept;
+  const unanswered = new Set<string>();
+  for (const [id, { answered }] of calls) if (!answered) unanswered.add(id);
+  for (const [id, resume] of resumesForPausedCalls(pending, nested, unanswered)) kept.set(id, resume);
   return kept;
 }
 

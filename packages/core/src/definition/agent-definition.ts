@@ -4,6 +4,9 @@ import type { AgentMessage } from '../messages/messages.js';
 import type { Orchestrator, ToolExecution } from '../orchestrator/orchestrator.js';
 import type { Provider } from '../provider/provider.js';
 import type { AnyTool } from '../tool/tool.js';
+import type { Approver } from '../governance/approval.js';
+import type { Guard } from '../governance/guard.js';
+import type { PolicyOption } from '../governance/policy.js';
 import { validateDefinition } from './validate-definition.js';
 
 /** The prompts of a definition; `${input}` in them is replaced by the run's inputs. */
@@ -44,6 +47,18 @@ export interface ToolConfig {
   tools?: readonly (AnyTool | string)[];
   /** Options passed to each named pack's factory, by pack name. */
   packOptions?: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * The governance of a definition's runs, as the Agent options of the same
+ * names. Without an `approve`, a call the policy asks about pauses the run;
+ * as a subagent, that pauses the root run (see `asTool`).
+ */
+export interface GovernanceConfig {
+  policy?: PolicyOption;
+  approve?: Approver;
+  guard?: Guard | boolean;
+  intentRequired?: boolean;
 }
 
 /** The JSON types an input may be declared with instead of a zod schema. */
@@ -92,6 +107,8 @@ export interface AgentDefinition<TOutput = unknown> {
   toolConfig?: ToolConfig;
   inputConfig?: InputConfig;
   outputConfig?: OutputConfig<TOutput>;
+  /** Policy, approver, guard and intents of its runs. */
+  governanceConfig?: GovernanceConfig;
   /** Receives the runs' warnings; default silent. */
   logger?: Logger;
 }

@@ -1,9 +1,11 @@
 import { Agent } from '../agent/agent.js';
+import type { AgentOptions } from '../agent/agent-options.js';
 import type { AgentResult } from '../agent/agent-result.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Logger } from '../logger/logger.js';
 import type { AgentMessage } from '../messages/messages.js';
+import type { ApprovalDecision, PendingApproval } from '../governance/pending-approval.js';
 import type { Orchestrator } from '../orchestrator/orchestrator.js';
 import type { Provider } from '../provider/provider.js';
 import { getDefaultOrchestratorName, getOrchestrator, getProvider } from '../registry/registries.js';
@@ -44,6 +46,30 @@ export interface ExecuteOptions {
   onActivity?: (event: AgentEvent) => void;
   /** Where this run sits among subagents; `asTool` sets it. Default: a root run. */
   lineage?: AgentLineage;
+  /**
+   * Continues a run that paused with `await_user` from its stored state
+   * (`subagentState(result)`), with decisions for its pending approvals,
+   * instead of starting with the query; `asTool` sets it on resume.
+   */
+  resume?: { state: SubagentState; decisions: readonly ApprovalDecision[] };
+}
+
+/**
+ * What a definition's run that paused for approval needs to continue, as
+ * plain JSON: its history, its pending approvals and the tools allowed always.
+ */
+export interface SubagentState {
+  messages: AgentMessage[];
+  pendingApprovals: PendingApproval[];
+  alwaysAllowedTools: string[];
+}
+
+// Keyed by the result object `execute` returns, so the state travels without a field on AgentResult.
+const pausedStates = new WeakMap<object, SubagentState>();
+
+/** The state to continue from, for a result of `AgentExecutor.execute` that ended `await_user`; else undefined. */
+export function subagentState(result: AgentResult<unknown>): SubagentState | undefined {
+  return pausedStates.get(result);
 }
 
 /**
@@ -112,7 +138,17 @@ export class AgentExecutor {
       ...(run?.toolExecution === undefined ? {} : { toolExecution: run.toolExecution }),
       ...(model.temperature === undefined ? {} : { temperature: model.temperature }),
       ...(model.maxOutputTokens === undefined ? {} : { maxOutputTokens: model.maxOutputTokens }),
-      messages: (prompt.initialMessages ?? []).map((message) => templated(message, inputs)),
+      messages:
+        options.resume === undefined
+          ? (prompt.initialMessages ?? []).map((message) => templated(message, inputs))
+          : structuredClone(options.resume.state.messages),
+      ...(options.resume === undefined
+        ? {}
+        : {
+            pendingApprovals: options.resume.state.pendingApprovals,
+            alwaysAllowedTools: options.resume.state.alwaysAllowedTools,
+          }),
+      ...governanceOptions(definition),
       ...((definition.logger ?? this.#options.logger)
         ? { logger: definition.logger ?? this.#options.logger }
         : {}),
@@ -121,13 +157,26 @@ export class AgentExecutor {
     const onActivity = options.onActivity;
     const unsubscribe = onActivity === undefined ? undefined : agent.subscribe(onActivity);
     try {
-      const query = prompt.query === undefined ? 'Begin the task.' : substituteTemplate(prompt.query, inputs);
-      const result = await agent
-        .prompt(query, options.signal === undefined ? {} : { signal: options.signal })
-        .result();
-      return result.usageByAgent === undefined
-        ? { ...result, usageByAgent: { [definition.name]: { ...result.usage } } }
-        : result;
+      const signal = options.signal === undefined ? {} : { signal: options.signal };
+      let run: ReturnType<Agent['prompt']>;
+      if (options.resume === undefined) {
+        const query =
+          prompt.query === undefined ? 'Begin the task.' : substituteTemplate(prompt.query, inputs);
+        run = agent.prompt(query, signal);
+      } else run = agent.resume({ ...signal, decisions: options.resume.decisions });
+      const ran = await run.result();
+      const result =
+        ran.usageByAgent === undefined
+          ? { ...ran, usageByAgent: { [definition.name]: { ...ran.usage } } }
+          : ran;
+      if (result.terminateReason === 'await_user') {
+        pausedStates.set(result, {
+          messages: structuredClone([...agent.messages]),
+          pendingApprovals: agent.pendingApprovals,
+          alwaysAllowedTools: agent.alwaysAllowedTools,
+        });
+      }
+      return result;
     } finally {
       unsubscribe?.();
     }
@@ -170,6 +219,17 @@ export class AgentExecutor {
     }
     return getOrchestrator(name);
   }
+}
+
+function governanceOptions(definition: AgentDefinition<unknown>): Partial<AgentOptions> {
+  const config = definition.governanceConfig;
+  if (config === undefined) return {};
+  const options: Partial<AgentOptions> = {};
+  if (config.policy !== undefined) options.policy = config.policy;
+  if (config.approve !== undefined) options.approve = config.approve;
+  if (config.guard !== undefined) options.guard = config.guard;
+  if (config.intentRequired !== undefined) options.intentRequired = config.intentRequired;
+  return options;
 }
 
 function templated(message: AgentMessage, inputs: Record<string, unknown>): AgentMessage {

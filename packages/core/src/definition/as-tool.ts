@@ -5,7 +5,8 @@ import type { AgentEvent } from '../events/agent-event.js';
 import { defineTool } from '../tool/define-tool.js';
 import type { Tool, ToolContext, ToolRisk } from '../tool/tool.js';
 import type { AgentDefinition, InputParameter } from './agent-definition.js';
-import { AgentExecutor } from './agent-executor.js';
+import { ToolPauseRequest } from '../errors/tool-pause-request.js';
+import { AgentExecutor, type SubagentState, subagentState } from './agent-executor.js';
 import { lineageOf } from './agent-lineage.js';
 import { validateDefinition } from './validate-definition.js';
 
@@ -33,8 +34,14 @@ export interface AsToolOptions {
  *   naming the agent, its run id, its depth and the call that started it.
  * - The caller's abort (or the call's timeout) stops it at once; its own limits hold.
  * - Its usage counts into the caller's `usage` and `usageByAgent`.
- * - Beyond `maxDepth`, a failed child run, or a child paused for approval
- *   (`await_user`): an error result (`SubagentError`), the caller's run goes on.
+ * - A child that pauses for approval (its policy asks and it has no approver,
+ *   or its approver answers `later`) pauses the caller's run too: the call
+ *   stays unanswered, the caller ends `await_user` with the child's approvals
+ *   in `pendingApprovals` (`agentPath` naming the child first, `pausedCall`
+ *   holding its state), and the caller's `resume({ decisions })` continues
+ *   the child from that state with those decisions, never over.
+ * - Beyond `maxDepth`, or a failed child run: an error result
+ *   (`SubagentError`), the caller's run goes on.
  * - Its result is the output as JSON when the definition has an output schema, else its text.
  *
  * @example
@@ -62,14 +69,30 @@ export function asTool(definition: AgentDefinition<unknown>, options: AsToolOpti
           path,
         );
       }
+      const resume = context.resume;
       const result = await executor.execute(definition, {
         inputs: input,
         signal: context.signal,
         lineage: { depth, path },
         onActivity: forward(context, agentName, depth),
+        // After a pause inside the child, it continues from its stored state: it never starts over.
+        ...(resume === undefined
+          ? {}
+          : { resume: { state: resume.state as SubagentState, decisions: resume.decisions } }),
       });
       for (const [name, usage] of Object.entries(result.usageByAgent ?? { [agentName]: result.usage }))
         context.run?.addUsage(name, usage);
+      const paused = result.terminateReason === 'await_user' ? subagentState(result) : undefined;
+      if (paused !== undefined && paused.pendingApprovals.length > 0) {
+        // The caller's run pauses too, listing the child's approvals under this agent's name.
+        throw new ToolPauseRequest(
+          paused.pendingApprovals.map((approval) => ({
+            ...approval,
+            agentPath: [agentName, ...approval.agentPath],
+          })),
+          paused,
+        );
+      }
       return answer(agentName, path, result);
     },
   });
@@ -95,7 +118,7 @@ function answer(agentName: string, path: readonly string[], result: AgentResult<
     return result.text;
   }
   if (result.terminateReason === 'await_user') {
-    // Seam for governance: the root run must pause with this child's pending approval.
+    // Paused with nothing a person could decide (an orchestrator that returned await_user): nothing to resume.
     throw new SubagentError(
       'subagent_await_user',
       `Subagent '${agentName}' is waiting for a person's approval (agents: ${path.join(' > ')}).`,

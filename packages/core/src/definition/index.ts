@@ -3,6 +3,7 @@ export type {
   InputConfig,
   InputParameter,
   InputType,
+  GovernanceConfig,
   ModelConfig,
   OutputConfig,
   PromptConfig,
@@ -11,8 +12,8 @@ export type {
 } from './agent-definition.js';
 export { defineAgent } from './agent-definition.js';
 export { AgentRegistry, defaultAgentRegistry } from './agent-registry.js';
-export { AgentExecutor } from './agent-executor.js';
-export type { AgentExecutorOptions, ExecuteOptions } from './agent-executor.js';
+export { AgentExecutor, subagentState } from './agent-executor.js';
+export type { AgentExecutorOptions, ExecuteOptions, SubagentState } from './agent-executor.js';
 export type { AgentLineage } from './agent-lineage.js';
 export { asTool } from './as-tool.js';
 export type { AsToolOptions } from './as-tool.js';

@@ -90,6 +90,22 @@ const definitionSchema = z.strictObject({
       maxAttempts: z.int().positive().optional(),
     })
     .optional(),
+  governanceConfig: z
+    .strictObject({
+      policy: z
+        .custom((value) => typeof value === 'function' || isObject(value), {
+          message: 'expected a policy: a profile such as policies.standard, rules, or a function',
+        })
+        .optional(),
+      approve: z
+        .custom((value) => typeof value === 'function', { message: 'expected an approver function' })
+        .optional(),
+      guard: z
+        .union([z.boolean(), z.custom((value) => isObject(value), { message: 'expected a Guard' })])
+        .optional(),
+      intentRequired: z.boolean().optional(),
+    })
+    .optional(),
   logger: z.custom((value) => isObject(value), { message: 'expected a Logger' }).optional(),
 });
 

@@ -78,6 +78,11 @@ export async function admitCall(
     if (inputHash(call.input) !== decided.inputHash) {
       return refuse(`Tool call '${call.name}' was not run: its approval was given for other input.`);
     }
+    if ('kind' in decided) {
+      // A call that paused inside (a subagent) was admitted when it first ran: it continues, asking no one again.
+      (governance.resumes ??= new Map()).set(call.id, decided.resume);
+      return undefined;
+    }
     context.emit({
       type: 'approval',
       toolCall: call,

@@ -15,13 +15,51 @@ export interface PendingApproval {
   risk: ToolRisk;
   /** Why the call needs a decision: the policy rule, the guard, or a hook. */
   reason: string;
-  /** Names of the agents between the root and the one that made the call, for subagents; empty at the root. */
+  /**
+   * The agents from this one down to the one that made the call: empty when
+   * this agent made it, `['researcher']` for its subagent `researcher`,
+   * `['lead', 'researcher']` for a subagent of its subagent `lead`.
+   */
   agentPath: string[];
   /** When the run paused, as an ISO 8601 string. */
   requestedAt: string;
+  /**
+   * Set when the call was made inside one of this agent's tool calls (a
+   * subagent): that call, left unanswered, and the plain-JSON state its tool
+   * continues from on `resume()`, so the subagent never starts over.
+   */
+  pausedCall?: PausedCall;
 }
 
-/** A person's answer to one pending approval. */
+/**
+ * A tool call of an agent's history that paused because something inside it
+ * (a subagent's call) waits for approval: plain JSON, stored with the pending approval.
+ */
+export interface PausedCall {
+  toolCallId: string;
+  toolName: string;
+  /** Hash of the call's canonical input: the resumed call must have the same input. */
+  inputHash: string;
+  /** What the tool needs to continue (for `asTool`, a `SubagentState`). */
+  state: unknown;
+}
+
+/**
+ * A person's answer to one pending approval. `agentPath`, copied from the
+ * pending approval, is needed only when a subagent's call id could equal one
+ * of this agent's own; without it this agent's own calls are matched first.
+ */
 export type ApprovalDecision =
-  | { toolCallId: string; inputHash: string; decision: 'allow' | 'allow_always' }
-  | { toolCallId: string; inputHash: string; decision: 'deny'; reason?: string };
+  | {
+      toolCallId: string;
+      inputHash: string;
+      decision: 'allow' | 'allow_always';
+      agentPath?: readonly string[];
+    }
+  | {
+      toolCallId: string;
+      inputHash: string;
+      decision: 'deny';
+      reason?: string;
+      agentPath?: readonly string[];
+    };

@@ -7,6 +7,7 @@ import { loadSchemaSupport, prepareTool, type PreparedTool } from '../tool/prepa
 import type { AnyTool } from '../tool/tool.js';
 import { defaultGuard, type Guard } from './guard.js';
 import type { ApprovalDecision } from './pending-approval.js';
+import type { CallResume } from './paused-call.js';
 import { toPolicy, type Policy, type PolicyOption } from './policy.js';
 import { type ApprovalMemory, RunGovernance } from './run-governance.js';
 
@@ -73,7 +74,7 @@ export async function prepareRun(input: {
   messages: readonly AgentMessage[];
   resuming: boolean;
   tools: RunTools;
-  decisions: Map<string, ApprovalDecision> | undefined;
+  decisions: Map<string, ApprovalDecision | CallResume> | undefined;
   memory: ApprovalMemory;
 }): Promise<RunSetup> {
   const { options } = input;
@@ -117,7 +118,7 @@ export async function prepareRun(input: {
   const guardOption = options.guard;
   const guard: Guard | undefined =
     guardOption === true ? defaultGuard() : guardOption === false ? undefined : guardOption;
-  const decisions = input.decisions ?? new Map<string, ApprovalDecision>();
+  const decisions = input.decisions ?? new Map<string, ApprovalDecision | CallResume>();
   const governance =
     policy !== undefined || guard !== undefined || options.intentRequired === true || decisions.size > 0
       ? new RunGovernance({

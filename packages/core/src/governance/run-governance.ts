@@ -2,7 +2,9 @@ import type { AssistantMessage } from '../messages/messages.js';
 import type { Approver } from './approval.js';
 import type { Guard } from './guard.js';
 import type { Intent } from './intent.js';
+import type { CallResume } from './paused-call.js';
 import type { PendingApproval, ApprovalDecision } from './pending-approval.js';
+import type { ToolResume } from '../tool/tool.js';
 import type { Policy } from './policy.js';
 
 /**
@@ -26,8 +28,10 @@ export class RunGovernance {
   readonly guard: Guard | undefined;
   readonly approve: Approver | undefined;
   readonly intentRequired: boolean;
-  /** Decisions from `agent.resume()`, by call id; each is taken out when used, so it applies once. */
-  readonly decisions: Map<string, ApprovalDecision>;
+  /** Decisions from `agent.resume()`, and paused calls to continue, by call id; each is taken out when used, so it applies once. */
+  readonly decisions: Map<string, ApprovalDecision | CallResume>;
+  /** Paused calls the gate admitted to continue, by call id, until their tool takes its `ToolContext.resume`. */
+  resumes: Map<string, ToolResume> | undefined;
   readonly memory: ApprovalMemory;
   readonly startedAt = performance.now();
   /** When the guard saw each tool call of the last minute, oldest first. */
@@ -41,7 +45,7 @@ export class RunGovernance {
     guard: Guard | undefined;
     approve: Approver | undefined;
     intentRequired: boolean;
-    decisions: Map<string, ApprovalDecision>;
+    decisions: Map<string, ApprovalDecision | CallResume>;
     memory: ApprovalMemory;
   }) {
     this.policy = init.policy;
@@ -50,5 +54,15 @@ export class RunGovernance {
     this.intentRequired = init.intentRequired;
     this.decisions = init.decisions;
     this.memory = init.memory;
+    this.resumes = undefined;
+  }
+
+  /** Hands a tool the resume the gate admitted its call with, once. */
+  takeResume(toolCallId: string): ToolResume | undefined {
+    const resumes = this.resumes;
+    if (resumes === undefined) return undefined;
+    const resume = resumes.get(toolCallId);
+    resumes.delete(toolCallId);
+    return resume;
   }
 }

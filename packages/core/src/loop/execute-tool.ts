@@ -5,6 +5,7 @@ import type { AnyTool, ToolContext, ToolOutput } from '../tool/tool.js';
 import type { RunContext } from './run-context.js';
 import { roundMs } from './round-ms.js';
 import { admitCall, type GateRefusal, stopForHalt } from '../governance/admit-call.js';
+import { isToolPauseRequest, pauseForCall } from '../governance/paused-call.js';
 import type { RunJournal } from '../session/run-journal.js';
 import { randomSpanId } from '../observability/trace-context.js';
 
@@ -118,7 +119,7 @@ export async function executeTools(
   const admissions =
     context.state.governance === undefined ? undefined : await admitInOrder(context, allCalls, spans);
   const calls = admissions === undefined ? allCalls : allCalls.slice(0, admissions.length);
-  const finished: (Finished | undefined)[] = new Array(calls.length);
+  const finished: (Finished | typeof paused | undefined)[] = new Array(calls.length);
   const results: ToolResultMessage[] = [];
   let nextToStart = 0;
   let nextToAppend = 0;
@@ -126,6 +127,8 @@ export async function executeTools(
 
   const flush = () => {
     while (nextToAppend < calls.length && finished[nextToAppend] !== undefined) {
+      // A call paused inside (a subagent waiting for approval) stays unanswered, and so do the calls after it.
+      if (finished[nextToAppend] === paused) return;
       const index = nextToAppend++;
       results.push(appendResult(context, calls[index] as ToolCallBlock, finished[index] as Finished));
     }
@@ -156,6 +159,10 @@ export async function executeTools(
           ? await runAdmitted(context, call, admission.tool, admission.input)
           : admission;
       }
+      if (!outcome.ok && outcome.paused === true) {
+        finished[index] = paused;
+        continue;
+      }
       const done = settle(outcome, started);
       finished[index] = done;
       const span = spans[index] as SpanPair;
@@ -171,6 +178,9 @@ export async function executeTools(
   if (state.halt !== undefined) stopForHalt(context);
   return results;
 }
+
+/** Marks a call of a batch that paused inside: it gets no result, and the calls after it wait too. */
+const paused: unique symbol = Symbol('paused');
 
 /** A call's outcome as it is reported and recorded: computed once, used by the event and the history. */
 interface Finished {
@@ -414,11 +424,17 @@ function invoke(
     agent: state.shared.agent,
     run: context.runAccess,
   };
+  const governance = state.governance;
+  if (governance?.resumes !== undefined) {
+    const resume = governance.takeResume(call.id);
+    if (resume !== undefined) toolContext.resume = resume;
+  }
 
   let returned: unknown;
   try {
     returned = tool.execute(input as never, toolContext);
   } catch (error) {
+    if (isToolPauseRequest(error)) return pauseForCall(context, call, error);
     return { ok: false, message: `Tool '${call.name}' failed: ${errorText(error)}` };
   }
   // A synchronous tool costs no promise, timer or listener.
@@ -454,7 +470,15 @@ function invoke(
     }
     (returned as PromiseLike<unknown>).then(
       (output) => settle({ ok: true, output }),
-      (error: unknown) => settle({ ok: false, message: `Tool '${call.name}' failed: ${errorText(error)}` }),
+      (error: unknown) => {
+        // Once the run stopped waiting (abort, timeout), a late pause request changes nothing.
+        if (settled) return;
+        settle(
+          isToolPauseRequest(error)
+            ? pauseForCall(context, call, error)
+            : { ok: false, message: `Tool '${call.name}' failed: ${errorText(error)}` },
+        );
+      },
     );
   });
 }

@@ -3,6 +3,7 @@ import type { AgentEventInput } from '../events/agent-event.js';
 import type { ImageBlock, TextBlock, Usage } from '../messages/messages.js';
 import type { JsonSchema } from '../provider/provider.js';
 import type { Agent } from '../agent/agent.js';
+import type { ApprovalDecision } from '../governance/pending-approval.js';
 
 /** How much a tool can change or reach; policies map it to allow, ask or deny. */
 export type ToolRisk = 'read' | 'write' | 'execute' | 'network';
@@ -28,6 +29,20 @@ export interface ToolContext {
   session?: unknown;
   /** The run that made the call, for tools that run agents of their own (subagents). */
   run?: ToolRunAccess;
+  /**
+   * Set when `agent.resume()` runs again a call that paused with a
+   * `ToolPauseRequest`: the state it stored and the decisions for the
+   * approvals asked inside it. The tool continues from there, never over.
+   */
+  resume?: ToolResume;
+}
+
+/** What a tool that paused (`ToolPauseRequest`) gets back on resume. */
+export interface ToolResume {
+  /** The `state` of the `ToolPauseRequest`, as stored (plain JSON). */
+  state: unknown;
+  /** Decisions for the approvals it asked, checked against their call ids and input hashes; `agentPath` starts below the calling agent. */
+  decisions: ApprovalDecision[];
 }
 
 /**
