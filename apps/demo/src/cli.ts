@@ -110,7 +110,6 @@ class Terminal {
 
 // A line that starts with '/' and a letter is a REPL command: it is never sent to the model.
 const commandPattern = /^\/[A-Za-z]/;
-const commands = '/reset, /resume, /exit';
 
 async function repl(
   conversation: Conversation,
@@ -118,6 +117,8 @@ async function repl(
   tracer: RunTracer | undefined,
 ): Promise<number> {
   const { agent, session } = conversation;
+  // /resume means something only for a stored session.
+  const commands = session === undefined ? '/reset, /exit' : '/reset, /resume, /exit';
   const input = createInterface({
     input: process.stdin,
     output: process.stdout,
