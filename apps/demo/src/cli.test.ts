@@ -1,37 +1,18 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startCompatibleServer } from './test-support/compatible-server.js';
-
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { runCli } from './test-support/run-cli.js';
 
 /** Runs the built binary as a user would, without any API key in its environment. */
-function run(args: string[], stdin?: string, cwd?: string): Promise<Finished> {
-  const env = { ...process.env };
-  delete env.ANTHROPIC_API_KEY;
-  delete env.OPENAI_API_KEY;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
-  });
+function run(args: string[], stdin?: string, cwd?: string) {
+  return runCli(args, { ...(stdin === undefined ? {} : { stdin }), ...(cwd === undefined ? {} : { cwd }) });
 }
 
-describe('agent-core binary', () => {
+// Each test starts the binary as a process, some several times: generous on a loaded machine.
+describe('agent-core binary', { timeout: 30_000 }, () => {
   it('chat answers offline with the calculator, a status line per tool call, and says it is offline', async () => {
     const { code, stdout, stderr } = await run(['chat', 'What is 15 * 3 and 10 + 5?']);
     expect(code).toBe(0);

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
-import { Agent, AgentError, type AgentRun, type AnyTool } from '@agent-core/core';
-import { type Ask, approveToolCall } from './approve-tool-call.js';
-import { type CliArguments, parseCliArguments, UsageError, usage } from './parse-args.js';
+import { AgentError, type AgentRun, type Logger, stderrLogger } from '@agent-core/core';
+import { FileSessionStore } from '@agent-core/store-file';
+import { agentOptions } from './agent-options.js';
+import type { Ask } from './approve-tool-call.js';
+import { sessionsDirectory } from './data-dir.js';
+import { listSessions } from './list-sessions.js';
+import { type Conversation, openConversation } from './open-conversation.js';
+import { parseCliArguments, UsageError, usage } from './parse-args.js';
 import { noTextMessage, renderEvents } from './render-events.js';
-import { connectMcp, resolveOrchestrator, resolveProvider, resolveTools } from './resolve-plugins.js';
-
-const systemPrompt =
-  'You are a helpful assistant running in the agent-core demo. Use the tools when they help, and answer briefly.';
+import { connectMcp } from './resolve-plugins.js';
+import { type RunTracer, traceRuns } from './trace-runs.js';
 
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseCliArguments(argv);
@@ -23,48 +26,51 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${manifest.version}\n`);
     return 0;
   }
+  const root = sessionsDirectory(args.dataDir, process.env);
+  // The run's records only with --log-level; the store's warnings (a corrupt file) always.
+  const runLogger: Logger | undefined = args.logLevel === undefined ? undefined : stderrLogger(args.logLevel);
+  const storeLogger = runLogger ?? stderrLogger('warn');
+  if (args.command === 'sessions-list') {
+    await listSessions(new FileSessionStore({ root, logger: storeLogger }), process.stdout, root);
+    return 0;
+  }
   const terminal = new Terminal();
   const mcp = await connectMcp(args.mcp, (message) => process.stderr.write(`${message}\n`));
   try {
-    const agent = await buildAgent(args, mcp.tools, terminal.ask);
+    const options = await agentOptions(args, mcp.tools, terminal.ask, runLogger);
+    const conversation = await openConversation(
+      {
+        session: args.session,
+        root,
+        logger: storeLogger,
+        notify: (line) => process.stderr.write(`${line}\n`),
+      },
+      options,
+    );
     const listener = args.json
       ? (event: unknown) => process.stdout.write(`${JSON.stringify(event)}\n`)
       : renderEvents(process.stdout);
-    agent.subscribe(listener);
-    return await (args.command === 'chat' ? chat(agent, args.prompt, args.json) : repl(agent, terminal));
+    conversation.agent.subscribe(listener);
+    const tracer = args.trace ? traceRuns(conversation.agent) : undefined;
+    return await (args.command === 'chat'
+      ? chat(conversation, args.prompt, args.json, tracer)
+      : repl(conversation, terminal, tracer));
   } finally {
     await mcp.close();
   }
 }
 
-async function buildAgent(
-  args: CliArguments,
-  mcpTools: readonly AnyTool[],
-  ask: Ask | undefined,
-): Promise<Agent> {
-  const resolved = await resolveProvider(
-    args.provider,
-    args.model,
-    args.baseUrl,
-    process.env,
-    args.providerName,
-  );
-  if (resolved.notice !== undefined) process.stderr.write(`${resolved.notice}\n`);
-  return new Agent({
-    provider: resolved.provider,
-    model: resolved.model,
-    systemPrompt,
-    tools: [...(await resolveTools(args.tools, process.cwd())), ...mcpTools],
-    orchestrator: await resolveOrchestrator(args.orchestrator),
-    hooks: { beforeToolCall: approveToolCall({ yes: args.yes, ask }) },
-  });
-}
-
-async function chat(agent: Agent, prompt: string, json: boolean): Promise<number> {
-  const run = agent.prompt(prompt);
+async function chat(
+  conversation: Conversation,
+  prompt: string,
+  json: boolean,
+  tracer: RunTracer | undefined,
+): Promise<number> {
+  const run = conversation.prompt(prompt);
   const stop = onInterrupt(run);
   const result = await run.result();
   stop();
+  tracer?.print(process.stderr);
   if (result.terminateReason !== 'completed') return 1;
   // A command whose job is to print an answer did not get one: say so, and fail.
   if (result.text.trim() === '') {
@@ -104,9 +110,15 @@ class Terminal {
 
 // A line that starts with '/' and a letter is a REPL command: it is never sent to the model.
 const commandPattern = /^\/[A-Za-z]/;
-const commands = '/reset, /exit';
 
-async function repl(agent: Agent, terminal: Terminal): Promise<number> {
+async function repl(
+  conversation: Conversation,
+  terminal: Terminal,
+  tracer: RunTracer | undefined,
+): Promise<number> {
+  const { agent, session } = conversation;
+  // /resume means something only for a stored session.
+  const commands = session === undefined ? '/reset, /exit' : '/reset, /resume, /exit';
   const input = createInterface({
     input: process.stdin,
     output: process.stdout,
@@ -122,13 +134,21 @@ async function repl(agent: Agent, terminal: Terminal): Promise<number> {
   });
   const say = (text: string) => process.stdout.write(`  (${text})\n`);
   process.stdout.write(
-    'agent-core: type a message; while the agent works, a line steers it (commands never do). /reset clears, /exit quits.\n',
+    `agent-core: type a message; while the agent works, a line steers it (commands never do). ${session === undefined ? '/reset clears' : '/resume continues an interrupted run'}, /exit quits.\n`,
   );
   let running: AgentRun | undefined;
   const ask = () => {
     if (closed) return;
     if (running === undefined) input.setPrompt('> ');
     input.prompt();
+  };
+  const start = (run: AgentRun) => {
+    running = run;
+    void run.result().then(() => {
+      running = undefined;
+      tracer?.print(process.stderr);
+      ask();
+    });
   };
   input.on('SIGINT', () => {
     if (running !== undefined) running.abort();
@@ -144,11 +164,20 @@ async function repl(agent: Agent, terminal: Terminal): Promise<number> {
     }
     if (commandPattern.test(text)) {
       const command = text.split(/\s/, 1)[0];
-      if (command === '/reset' && running !== undefined) {
-        say('/reset was not sent to the model; it works between runs. Ctrl+C aborts the current run');
+      if ((command === '/reset' || command === '/resume') && running !== undefined) {
+        say(`${command} was not sent to the model; it works between runs. Ctrl+C aborts the current run`);
+      } else if (command === '/reset' && session !== undefined) {
+        // Clearing only this process's copy would come back on the next load: the store keeps the history.
+        say(`the stored session ${session.id} keeps its history; start another with --session new`);
       } else if (command === '/reset') {
         agent.reset();
         say('history cleared');
+      } else if (command === '/resume' && session?.status !== 'interrupted') {
+        say('/resume continues an interrupted stored session; this one is not interrupted');
+      } else if (command === '/resume') {
+        start((session as NonNullable<typeof session>).resume());
+        say(`resuming the interrupted run of session ${session?.id}`);
+        continue;
       } else {
         say(`unknown command ${command}, not sent to the model. Commands: ${commands}`);
       }
@@ -160,12 +189,7 @@ async function repl(agent: Agent, terminal: Terminal): Promise<number> {
       say('steering the current run');
       continue;
     }
-    const run = agent.prompt(text);
-    running = run;
-    void run.result().then(() => {
-      running = undefined;
-      ask();
-    });
+    start(conversation.prompt(text));
   }
   // On /exit or the end of input, let the current run finish; Ctrl+C is the way to abort it.
   if (running !== undefined) await (running as AgentRun).result();

@@ -18,6 +18,7 @@ function respond(request: ModelRequest): MockTurn {
   const prompt = last === undefined ? '' : textOf(last);
   const protocol = respondInProtocol(request, prompt);
   if (protocol !== undefined) return protocol;
+  if (/\bhow many messages\b/i.test(prompt)) return { text: recall(request.messages) };
   const tools = new Set((request.tools ?? []).map((tool) => tool.name));
   const toolCalls: NonNullable<MockTurn['toolCalls']> = [];
   // "call <tool> {json}" runs any tool by name, so every tool pack can be tried offline.
@@ -40,9 +41,21 @@ function respond(request: ModelRequest): MockTurn {
   return {
     text:
       'I am the offline mock model, so I only know a few tricks: ask me to compute something like ' +
-      '"What is 15 * 3 and 10 + 5?", what time it is, or to "call <tool> {json input}". ' +
+      '"What is 15 * 3 and 10 + 5?", what time it is, "how many messages" I was sent, or to "call <tool> {json input}". ' +
       'Set ANTHROPIC_API_KEY or OPENAI_API_KEY for a real model.',
   };
+}
+
+/**
+ * What the model was sent: the number of messages and the user's previous
+ * prompt, so a resumed session can be seen to carry its history.
+ */
+function recall(messages: readonly Message[]): string {
+  const earlier = messages.slice(0, -1).filter((message) => message.role === 'user');
+  const previous = earlier.at(-1);
+  if (previous === undefined)
+    return `I see ${messages.length} message: this is where our conversation starts.`;
+  return `I see ${messages.length} messages; before this you said: "${textOf(previous)}".`;
 }
 
 function answerFromResults(messages: readonly Message[]): MockTurn {

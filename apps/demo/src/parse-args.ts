@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 
 /** What the command line asked for. */
 export interface CliArguments {
-  command: 'chat' | 'repl' | 'help' | 'version';
+  command: 'chat' | 'repl' | 'sessions-list' | 'help' | 'version';
   prompt: string;
   provider: string | undefined;
   model: string | undefined;
@@ -16,7 +16,21 @@ export interface CliArguments {
   /** Allow write and execute tools without asking. */
   yes: boolean;
   json: boolean;
+  /** A stored session's id to resume, `'new'` to start one, or undefined to keep nothing. */
+  session: string | undefined;
+  /** Where sessions are kept (`<dataDir>/sessions`); undefined for the default. */
+  dataDir: string | undefined;
+  /** Log records of the run to stderr from this level on; undefined logs nothing. */
+  logLevel: LogLevel | undefined;
+  /** Print the run's span tree when it ends. */
+  trace: boolean;
+  /** Run without a context window, even when the model's is known. */
+  noCompact: boolean;
 }
+
+/** The levels `--log-level` takes. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+const logLevels: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** Thrown for a command line that cannot be understood; the message says how to fix it. */
 export class UsageError extends Error {}
@@ -36,13 +50,22 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   else if (values.version === true) command = 'version';
   else if (first === undefined) command = 'repl';
   else if (first === 'chat') command = 'chat';
-  else
+  else if (first === 'sessions') {
+    if (rest[0] !== 'list' || rest.length > 1)
+      throw new UsageError(`Unknown sessions command '${rest.join(' ')}'. Use: agent-core sessions list`);
+    command = 'sessions-list';
+  } else
     throw new UsageError(
-      `Unknown command '${first}'. Commands: chat "<prompt>", or no command for the REPL.`,
+      `Unknown command '${first}'. Commands: chat "<prompt>", sessions list, or no command for the REPL.`,
     );
-  const prompt = rest.join(' ').trim();
+  const prompt = command === 'chat' ? rest.join(' ').trim() : '';
   if (command === 'chat' && prompt === '')
     throw new UsageError('chat needs a prompt, e.g. agent-core chat "What is 15 * 3?"');
+  const logLevel = values['log-level'];
+  if (logLevel !== undefined && !logLevels.includes(logLevel as LogLevel))
+    throw new UsageError(`--log-level takes ${logLevels.join(', ')}; got '${logLevel}'.`);
+  if (values.session === '')
+    throw new UsageError("--session needs a session id, or 'new' to start a session.");
   return {
     command,
     prompt,
@@ -58,6 +81,11 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     mcp: values.mcp ?? [],
     yes: values.yes === true,
     json: values.json === true,
+    session: values.session,
+    dataDir: values['data-dir'],
+    logLevel: logLevel as LogLevel | undefined,
+    trace: values.trace === true,
+    noCompact: values['no-compact'] === true,
   };
 }
 
@@ -85,6 +113,11 @@ function parse(argv: readonly string[]) {
       mcp: { type: 'string', multiple: true },
       yes: { type: 'boolean', short: 'y' },
       json: { type: 'boolean' },
+      session: { type: 'string', short: 's' },
+      'data-dir': { type: 'string' },
+      'log-level': { type: 'string' },
+      trace: { type: 'boolean' },
+      'no-compact': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -97,7 +130,9 @@ export const usage = `agent-core: chat with an agent that uses tools.
 Usage:
   agent-core chat "<prompt>" [options]   answer one prompt, streaming the reply
   agent-core [options]                   interactive session; a line typed during a run steers it,
-                                         except commands (/reset, /exit), which never reach the model
+                                         except commands (/reset, /resume, /exit), which never reach the model
+  agent-core sessions list [--data-dir <dir>]
+                                         stored sessions, newest first: id, updated, status, messages, title
 
 Options:
   -p, --provider <name>       mock (offline), anthropic or openai
@@ -109,6 +144,13 @@ Options:
       --mcp '<command args>'  add the tools of an MCP server started with this command (repeatable)
   -y, --yes                   run write and execute tools without asking first
       --json                  print every event as one JSON line (NDJSON)
+  -s, --session <id|new>      keep the conversation in a stored session: 'new' starts one and prints
+                              its id; an id resumes that session (an id never stored is an error)
+      --data-dir <dir>        where sessions are stored (<dir>/sessions); default $AGENT_CORE_DATA_DIR,
+                              else $XDG_DATA_HOME/agent-core, else ~/.local/share/agent-core
+      --log-level <level>     log the run as JSON lines on stderr: debug, info, warn or error
+      --trace                 print the run's OpenTelemetry span tree with durations on stderr when it ends
+      --no-compact            no context window: never compact the history sent to the model
   -h, --help                  show this help
   -v, --version               print the version
 

@@ -1,0 +1,148 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Finished, runCli } from './test-support/run-cli.js';
+
+let dataDir: string;
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'agent-core-demo-data-'));
+});
+afterEach(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The id `--session new` printed on stderr. */
+function newSessionId(finished: Finished): string {
+  const id = /new session (\S+) \(stored in /.exec(finished.stderr)?.[1];
+  if (id === undefined) throw new Error(`no session id in: ${finished.stderr}`);
+  return id;
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+// Each test starts the binary as a process several times: generous on a loaded machine.
+describe('agent-core sessions', { timeout: 30_000 }, () => {
+  it('--session new stores the conversation; --session <id> in another process resumes it with its history', async () => {
+    const first = await runCli(['chat', '--data-dir', dataDir, '--session', 'new', 'What is 6 * 7?']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('6 * 7 = 42.');
+    const id = newSessionId(first);
+    expect(first.stderr).toContain(`continue it with --session ${id}`);
+    expect(readdirSync(join(dataDir, 'sessions'))).toEqual([id]);
+
+    const second = await runCli(['chat', '--data-dir', dataDir, '--session', id, 'how many messages']);
+    expect(second.code).toBe(0);
+    // user, the calculator call, its result and the answer, then the new prompt.
+    expect(second.stderr).toMatch(
+      new RegExp(`session ${id} opened: 4 messages, last seq [1-9]\\d*, status idle`),
+    );
+    expect(second.stdout.trim()).toBe('I see 5 messages; before this you said: "What is 6 * 7?".');
+
+    // The REPL resumes it too, and says so before taking input.
+    const repl = await runCli(['--data-dir', dataDir, '--session', id], {
+      stdin: '/reset\nhow many messages\n/exit\n',
+    });
+    expect(repl.code).toBe(0);
+    expect(repl.stderr).toContain(`session ${id} opened: 6 messages`);
+    expect(repl.stdout).toContain('I see 7 messages; before this you said: "how many messages".');
+    expect(repl.stdout).toContain(
+      `the stored session ${id} keeps its history; start another with --session new`,
+    );
+  });
+
+  it('without --session nothing is stored', async () => {
+    const { code } = await runCli(['chat', '--data-dir', dataDir, 'What is 6 * 7?']);
+    expect(code).toBe(0);
+    expect(existsSync(join(dataDir, 'sessions'))).toBe(false);
+  });
+
+  it('an id that was never stored is an error, never a new empty session', async () => {
+    const { code, stdout, stderr } = await runCli(['chat', '--data-dir', dataDir, '--session', 'nope', 'hi']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(
+      `agent-core: No session 'nope' is stored in ${join(dataDir, 'sessions')}. 'agent-core sessions list' shows the stored sessions; --session new starts one.`,
+    );
+    expect(existsSync(join(dataDir, 'sessions', 'nope'))).toBe(false);
+    const bad = await runCli(['chat', '--data-dir', dataDir, '--session', '../etc', 'hi']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('agent-core: Session id "../etc" is not allowed');
+  });
+
+  it('sessions list shows the stored sessions newest first; AGENT_CORE_DATA_DIR chooses the folder', async () => {
+    const env = { AGENT_CORE_DATA_DIR: dataDir };
+    const empty = await runCli(['sessions', 'list'], { env });
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toContain(`No stored sessions in ${join(dataDir, 'sessions')}`);
+
+    const older = newSessionId(await runCli(['chat', '--session', 'new', 'What is 2 + 2?'], { env }));
+    const newer = newSessionId(await runCli(['chat', '--session', 'new', 'What is 3 * 3?'], { env }));
+    // A later run on the older session makes it the newest.
+    await runCli(['chat', '--session', older, 'how many messages'], { env });
+
+    const { code, stdout } = await runCli(['sessions', 'list', '--data-dir', dataDir]);
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^id\s+updated\s+status\s+messages\s+title$/);
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(
+      new RegExp(`^${older}\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+idle\\s+6\\s+What is 2 \\+ 2\\?$`),
+    );
+    expect(lines[2]).toMatch(new RegExp(`^${newer}\\s+\\S+\\s+idle\\s+4\\s+What is 3 \\* 3\\?$`));
+
+    const wrong = await runCli(['sessions', 'show']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('Use: agent-core sessions list');
+  });
+
+  it('a session whose process was killed during a tool call opens as interrupted; /resume continues it', async () => {
+    const id = newSessionId(
+      await runCli(['chat', '--data-dir', dataDir, '--session', 'new', 'What is 1 + 1?']),
+    );
+    const events = join(dataDir, 'sessions', id, 'events.jsonl');
+    const killed = await runCli(
+      [
+        'chat',
+        '--data-dir',
+        dataDir,
+        '--session',
+        id,
+        '--tools',
+        'shell',
+        '--yes',
+        'call shell {"command":"sleep 3"}',
+      ],
+      {
+        // Killed once the log shows the call started: log before execute.
+        started: (child) =>
+          void until(() => /"tool_started"[^\n]*"toolName":"shell"/.test(readFileSync(events, 'utf8'))).then(
+            () => child.kill('SIGKILL'),
+          ),
+      },
+    );
+    expect(killed.code).toBe(null);
+
+    const listed = await runCli(['sessions', 'list', '--data-dir', dataDir]);
+    expect(listed.stdout).toMatch(new RegExp(`${id}\\s+\\S+\\s+running\\s+6\\s+What is 1 \\+ 1\\?`));
+
+    const resumed = await runCli(['--data-dir', dataDir, '--session', id, '--tools', 'shell'], {
+      stdin: '/resume\n/exit\n',
+    });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`session ${id} opened: 7 messages, .*status interrupted`));
+    expect(resumed.stderr).toContain('this session was interrupted');
+    expect(resumed.stdout).toContain(`(resuming the interrupted run of session ${id})`);
+    // The call that was running when the process died was not run again: the repair gave it an error result.
+    expect(resumed.stdout).toMatch(/Shell failed \(.*interrupted/i);
+
+    const after = await runCli(['chat', '--data-dir', dataDir, '--session', id, 'how many messages']);
+    expect(after.stderr).toContain('status idle');
+    // The repaired result and the resumed answer are part of the history: 7 + 1, then the new prompt.
+    expect(after.stdout.trim()).toBe(
+      'I see 9 messages; before this you said: "call shell {"command":"sleep 3"}".',
+    );
+  });
+});
