@@ -269,7 +269,8 @@ function installedContents(project, ours, context) {
       problems.push(`npm installed ${name}, which was not asked for`);
   }
   for (const name of wanted) if (!present.has(name)) problems.push(`npm did not install ${name}`);
-  const ownDependencies = new Set(
+  const ownDependencies = reachableFrom(
+    lock,
     ours.flatMap((name) => Object.keys(context.tarballs.get(name)?.manifest.dependencies ?? {})),
   );
   for (const [name, tarball] of context.tarballs) {
@@ -281,6 +282,29 @@ function installedContents(project, ours, context) {
     }
   }
   return problems;
+}
+
+/**
+ * Every package npm installed for `roots`, following the lock's dependency
+ * entries: a package another plugin also depends on is fine when one of the
+ * requested packages' own SDKs brings it too.
+ * @param {{ packages?: Record<string, { dependencies?: Record<string, string>, peerDependencies?: Record<string, string>, optionalDependencies?: Record<string, string> }> }} lock
+ * @param {string[]} roots
+ */
+function reachableFrom(lock, roots) {
+  const entries = lock.packages ?? {};
+  const reached = new Set();
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const name = /** @type {string} */ (queue.pop());
+    if (reached.has(name) || name.startsWith('@agent-core/')) continue;
+    reached.add(name);
+    const entry = entries[`node_modules/${name}`];
+    if (entry === undefined) continue;
+    for (const field of [entry.dependencies, entry.peerDependencies, entry.optionalDependencies])
+      for (const dependency of Object.keys(field ?? {})) queue.push(dependency);
+  }
+  return reached;
 }
 
 /** @param {string} stdout */
