@@ -85,8 +85,13 @@ export interface OutputConfig<TOutput> {
   description?: string;
   /** A zod 4 schema; `result.output` has its output type. */
   schema: $ZodType<TOutput>;
-  /** `tool` (default): the model calls a tool whose parameters are the schema. `native`: the provider's JSON-schema response format. */
-  mode?: 'tool' | 'native';
+  /**
+   * `tool` (default): the model calls a tool whose parameters are the schema.
+   * `forced`: the same tool, with every model call required to call it
+   * (`toolChoice`), as Anthropic's structured output works; for definitions
+   * with no other tools. `native`: the provider's JSON-schema response format (OpenAI).
+   */
+  mode?: 'tool' | 'forced' | 'native';
   /** Name of the output tool in `tool` mode. Default `complete_task`. */
   toolName?: string;
   /** Invalid attempts before the run ends with the raw content and `outputValid: false`. Default 3. */

@@ -122,7 +122,7 @@ export class AgentExecutor {
     let output: StructuredOutput | undefined;
     if (definition.outputConfig !== undefined) {
       output = new StructuredOutput(definition.name, definition.outputConfig);
-      if (output.mode === 'tool') tools.push(output.tool(undefined));
+      if (output.mode !== 'native') tools.push(output.tool(undefined));
       orchestrator = withStructuredOutput(orchestrator, output);
     }
     const agent = new Agent({

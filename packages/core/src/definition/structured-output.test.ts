@@ -267,3 +267,47 @@ describe('structured output in native mode', () => {
     expect(result.text).toBe('{"summary":1}');
   });
 });
+
+describe('structured output with the output tool forced (Anthropic-style)', () => {
+  it('requires the output tool on every model call and returns the same result shape', async () => {
+    const provider = inlineProvider([
+      [reply({ calls: [{ name: 'complete_task', input: { summary: 1 }, id: 'c1' }] })],
+      [reply({ calls: [{ name: 'complete_task', input: { summary: 'ok', files: [] }, id: 'c2' }] })],
+    ]);
+    const definition = defineAgent({
+      name: 'forced',
+      description: 'forced',
+      promptConfig: {},
+      modelConfig: { provider, model: 'm' },
+      runConfig: { orchestrator: stepOrchestrator },
+      outputConfig: { schema: reportSchema, mode: 'forced' },
+    });
+    const result = await executor.execute(definition);
+    expect(provider.requests.map((request) => request.toolChoice)).toEqual([
+      { type: 'tool', name: 'complete_task' },
+      { type: 'tool', name: 'complete_task' },
+    ]);
+    expect(result.outputValid).toBe(true);
+    expect(result.output).toEqual({ summary: 'ok', files: [] });
+    expect(historyProblems(result.messages)).toEqual([]);
+  });
+
+  it('is refused for a definition with other tools, naming the field', () => {
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'looks up',
+      parameters: z.object({}),
+      execute: () => '',
+    });
+    expect(() =>
+      defineAgent({
+        name: 'forced-with-tools',
+        description: 'forced',
+        promptConfig: {},
+        modelConfig: { provider: inlineProvider([]), model: 'm' },
+        toolConfig: { tools: [lookup] },
+        outputConfig: { schema: reportSchema, mode: 'forced' },
+      }),
+    ).toThrow(/outputConfig\.mode/);
+  });
+});

@@ -18,7 +18,7 @@ export const defaultOutputToolName = 'complete_task';
  */
 export class StructuredOutput {
   readonly agentName: string;
-  readonly mode: 'tool' | 'native';
+  readonly mode: 'tool' | 'forced' | 'native';
   readonly toolName: string;
   readonly maxAttempts: number;
   /** What the model is asked for: the schema itself, or `{ [outputName]: schema }` when it is not an object. */
@@ -122,7 +122,7 @@ export class StructuredOutput {
         ? `${this.attempts} invalid attempt${this.attempts === 1 ? '' : 's'} (outputConfig.maxAttempts is ${this.maxAttempts}).`
         : this.attempts > 0
           ? `the run ended (${end.reason}) after ${this.attempts} invalid attempt${this.attempts === 1 ? '' : 's'}.`
-          : this.mode === 'tool'
+          : this.mode !== 'native'
             ? `the run ended (${end.reason}) without a call to ${this.toolName}.`
             : `the run ended (${end.reason}) without an answer.`;
     const raw = lastText !== '' ? lastText : (this.raw ?? '');

@@ -85,7 +85,7 @@ const definitionSchema = z.strictObject({
       outputName: z.string().regex(identifierPattern, 'the output name is an identifier').optional(),
       description: z.string().optional(),
       schema: zodSchema,
-      mode: z.enum(['tool', 'native']).optional(),
+      mode: z.enum(['tool', 'forced', 'native']).optional(),
       toolName: z.string().regex(namePattern, 'use 1 to 64 letters, digits, _ or -').optional(),
       maxAttempts: z.int().positive().optional(),
     })
@@ -161,6 +161,13 @@ export function validateDefinition(definition: AgentDefinition<unknown>): void {
       if (!Object.hasOwn(inputs, variable))
         issues.push({ path, message: `uses \${${variable}}, which is not a declared input` });
     }
+  }
+  if (definition.outputConfig?.mode === 'forced' && (definition.toolConfig?.tools?.length ?? 0) > 0) {
+    issues.push({
+      path: 'outputConfig.mode',
+      message:
+        "'forced' makes every model call call the output tool, so the definition's other tools could never run; use 'tool', or give the agent no tools",
+    });
   }
   if (issues.length > 0) throw new AgentDefinitionError(name, issues);
   validated.add(definition);

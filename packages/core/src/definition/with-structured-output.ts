@@ -80,6 +80,10 @@ function outputContext(context: OrchestratorContext, output: StructuredOutput): 
   if (output.mode === 'native') {
     overrides.callModel = (options?: ModelCallOptions) =>
       context.callModel({ responseFormat: output.responseFormat(), ...options });
+  } else if (output.mode === 'forced') {
+    // Every call must call the output tool: the provider's tool forcing (Anthropic's structured output).
+    const toolChoice = { type: 'tool', name: output.toolName } as const;
+    overrides.callModel = (options?: ModelCallOptions) => context.callModel({ toolChoice, ...options });
   }
   const bound = new Map<PropertyKey, unknown>();
   // A proxy, so members the context gains later pass through unchanged.
