@@ -99,6 +99,8 @@ async function killRepeatedly(root: string, id: string, rounds: number, seed: nu
   for (let round = 0; round < rounds; round++) {
     const { child, lines } = start('save-loop.mjs', [root, id]);
     await lines.next();
+    // Every fourth round kills only after a save completed, so each lane grows however loaded the machine is.
+    if (round % 4 === 3) await lines.next();
     await new Promise((resolve) => setTimeout(resolve, random() * 15));
     await killed(child);
     const store = new FileSessionStore({ root });

@@ -29,4 +29,5 @@ for (;;) {
   state.metadata.count = state.messages.length;
   state.version = (await store.save(state, { expectedVersion: state.version })).version;
   await store.append(id, [{ type: 'message', message }], { operationId: `op-${state.version}` });
+  process.stdout.write('saved\n');
 }
