@@ -274,6 +274,18 @@ export class RunContext implements OrchestratorContext {
 
   emit(event: AgentEventInput): void {
     const state = this.state;
+    // Deltas come by the dozen per step (ReAct streams its answer through here): built with a
+    // fixed shape, as a spread of inputs of many shapes is a slow generic copy.
+    if (event.type === 'text_delta' || event.type === 'thinking_delta') {
+      this.deliver({
+        type: event.type,
+        delta: event.delta,
+        runId: state.runId,
+        turn: state.turn,
+        seq: state.seq++,
+      });
+      return;
+    }
     this.deliver({ ...event, runId: state.runId, turn: state.turn, seq: state.seq++ } as AgentEvent);
   }
 
