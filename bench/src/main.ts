@@ -137,7 +137,11 @@ const before =
   saveAs !== 'before' && existsSync(beforePath)
     ? (JSON.parse(readFileSync(beforePath, 'utf8')) as BenchResults)
     : undefined;
-const markdown = renderResults(results, before);
+const round1Path = join(resultsDirectory, 'round1.json');
+const round1 = existsSync(round1Path)
+  ? (JSON.parse(readFileSync(round1Path, 'utf8')) as BenchResults)
+  : undefined;
+const markdown = renderResults(results, before, round1);
 process.stdout.write(`${markdown}\n`);
 
 // A partial run (--only, --skip-*) prints its tables but leaves the README's full ones alone.

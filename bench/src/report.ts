@@ -44,8 +44,28 @@ function perStepTable(frameworks: readonly FrameworkResult[], key: 'perStep' | '
   );
 }
 
-/** Whether each target of the issue is met, from one run's results. */
-export function targets(results: BenchResults): { target: string; measured: string; pass: boolean }[] {
+/** The contenders held to the per-step target: agentic, sequential and parallel, iterated or not. */
+const perStepContenders = ['core-seq', 'core-seq-events', 'core-par', 'core-par-events'];
+
+/** Contenders that use a feature, measured against the plain sequential run of the same workload. */
+export const featureContenders = [
+  'core-seq-window',
+  'core-otel-noop',
+  'core-otel-sdk',
+  'core-policy',
+  'core-session-memory',
+  'core-session-file',
+];
+
+/**
+ * Whether each target of the issue is met, from one run's results. `round1` is the
+ * first round's run (results/round1.json: before sessions, governance, the context
+ * window and tracing), the reference for "features a run does not use cost nothing".
+ */
+export function targets(
+  results: BenchResults,
+  round1?: BenchResults,
+): { target: string; measured: string; pass: boolean }[] {
   const byId = new Map(results.frameworks.map((framework) => [framework.id, framework]));
   const core = byId.get('core-seq');
   const peers = results.frameworks.filter(
@@ -53,13 +73,28 @@ export function targets(results: BenchResults): { target: string; measured: stri
       !framework.id.startsWith('core') && !framework.id.startsWith('bare') && framework.error === undefined,
   );
   const out: { target: string; measured: string; pass: boolean }[] = [];
-  if (core !== undefined && core.perStep.length > 0) {
-    const worst = Math.max(...core.perStep.map((cell) => cell.ratio));
+  for (const id of perStepContenders) {
+    const contender = byId.get(id);
+    if (contender === undefined || contender.perStep.length === 0) continue;
     out.push({
-      target: 'Per-step overhead ≤ 2× the bare loop at every N (agentic sequential)',
-      measured: core.perStep.map((cell) => ratio(cell.ratio)).join(' / '),
-      pass: worst <= 2,
+      target: `Per-step overhead ≤ 2× the bare loop at N = 10 / 100 / 1,000 (${contender.label.replace('agent-core ', '')})`,
+      measured: contender.perStep.map((cell) => ratio(cell.ratio)).join(' / '),
+      pass: contender.perStep.every((cell) => cell.ratio <= 2),
     });
+  }
+  const before = round1?.frameworks.find((framework) => framework.id === 'core-seq');
+  if (core !== undefined && core.perStep.length > 0 && before !== undefined) {
+    // 10 % of slack: ratios of two runs on a shared machine move by that much on their own.
+    out.push({
+      target:
+        'Features a run does not use cost nothing: plain run ≤ the first round (before sessions, policies, context window, tracing), ratio to bare, +10 %',
+      measured: core.perStep
+        .map((cell, index) => `${ratio(cell.ratio)} vs ${ratio(before.perStep[index]?.ratio ?? Number.NaN)}`)
+        .join(' / '),
+      pass: core.perStep.every((cell, index) => cell.ratio <= 1.1 * (before.perStep[index]?.ratio ?? 0)),
+    });
+  }
+  if (core !== undefined && core.perStep.length > 0) {
     const beaten = core.perStep.every((cell, index) =>
       peers.every((peer) => {
         const other = peer.perStep[index];
@@ -109,6 +144,21 @@ export function targets(results: BenchResults): { target: string; measured: stri
       pass: core.heap.ratio <= 2,
     });
   }
+  const react = byId.get('core-react');
+  if (react !== undefined && react.streaming.length > 0) {
+    out.push({
+      target: 'ReAct streaming ≤ 2× the bare streaming loop',
+      measured: react.streaming.map((cell) => ratio(cell.ratio)).join(' / '),
+      pass: react.streaming.every((cell) => cell.ratio <= 2),
+    });
+  }
+  if (react?.heap !== undefined) {
+    out.push({
+      target: 'ReAct heap growth ≤ 2× the JSON size of the history (1,000 steps)',
+      measured: `${kilobytes(react.heap.growthBytes)} for ${kilobytes(react.heap.historyJsonBytes)} of JSON: ${ratio(react.heap.ratio)}`,
+      pass: react.heap.ratio <= 2,
+    });
+  }
   const parallel = byId.get('core-par')?.parallel;
   if (parallel !== undefined) {
     out.push({
@@ -132,18 +182,44 @@ export function targets(results: BenchResults): { target: string; measured: stri
       pass: peerImports.every((entry) => coreImport.medianMs < entry.medianMs),
     });
   }
-  if (core?.sessions !== undefined) {
+  if (core?.sessions !== undefined && core.bareSessions !== undefined) {
+    const bareP99 = core.bareSessions.addedP99Ms;
     out.push({
-      target: '1,000 sessions: p99 added latency < 5 ms per step',
-      measured: `p50 ${number(core.sessions.addedP50Ms, 2)} ms, p99 ${number(core.sessions.addedP99Ms, 2)} ms (bare in the same process: p99 ${number(core.bareSessions?.addedP99Ms ?? Number.NaN, 2)} ms; the loop's own work: p99 ${number(core.sessions.workP99Ms, 3)} ms)`,
-      pass: core.sessions.addedP99Ms < 5,
+      target:
+        "1,000 sessions: p99 added latency per step within 1 ms of the bare loop's p99 in the same process",
+      measured: `p99 ${number(core.sessions.addedP99Ms, 2)} ms vs bare ${number(bareP99, 2)} ms: ${core.sessions.addedP99Ms - bareP99 >= 0 ? '+' : ''}${number(core.sessions.addedP99Ms - bareP99, 2)} ms (p50 ${number(core.sessions.addedP50Ms, 2)} ms; the loop's own work: p99 ${number(core.sessions.workP99Ms, 3)} ms)`,
+      pass: core.sessions.addedP99Ms <= bareP99 + 1,
     });
   }
   return out;
 }
 
+function featureTable(frameworks: readonly FrameworkResult[]): string | undefined {
+  const plain = frameworks.find((framework) => framework.id === 'core-seq');
+  if (plain === undefined || plain.perStep.length === 0) return undefined;
+  const rows = frameworks
+    .filter((framework) => featureContenders.includes(framework.id) && framework.perStep.length > 0)
+    .map((framework) => [
+      framework.label.replace('agent-core ', ''),
+      ...framework.perStep.map((cell, index) => {
+        const base = plain.perStep[index];
+        if (base === undefined) return 'n/a';
+        const added = cell.microsPerStep - base.microsPerStep;
+        return `${added >= 0 ? '+' : ''}${number(added)} µs (${ratio(cell.microsPerStep / base.microsPerStep)})`;
+      }),
+      framework.sessions === undefined || plain.sessions === undefined
+        ? 'n/a'
+        : `${number(framework.sessions.workP50Ms * 1000)} vs ${number(plain.sessions.workP50Ms * 1000)} µs`,
+    ]);
+  if (rows.length === 0) return undefined;
+  return table(
+    ['feature in use', 'N = 10', 'N = 100', 'N = 1,000', '1,000 sessions: loop work p50, vs plain'],
+    rows,
+  );
+}
+
 /** The results as markdown: one table per workload, then the targets. */
-export function renderResults(results: BenchResults, before?: BenchResults): string {
+export function renderResults(results: BenchResults, before?: BenchResults, round1?: BenchResults): string {
   const frameworks = results.frameworks.filter((framework) => framework.error === undefined);
   const failed = results.frameworks.filter((framework) => framework.error !== undefined);
   const parts: string[] = [];
@@ -168,9 +244,16 @@ export function renderResults(results: BenchResults, before?: BenchResults): str
   parts.push(
     table(
       ['target', 'measured', 'met'],
-      targets(results).map((entry) => [entry.target, entry.measured, entry.pass ? 'yes' : '**no**']),
+      targets(results, round1).map((entry) => [entry.target, entry.measured, entry.pass ? 'yes' : '**no**']),
     ),
   );
+  const features = featureTable(frameworks);
+  if (features !== undefined) {
+    parts.push(
+      '### Features in use, per step\n\nWhat a feature adds per step when the run uses it: the contender minus the plain agentic sequential run (workload 1, no streaming), and their ratio; each row ran in its own process, so small differences are noise.\n',
+    );
+    parts.push(features);
+  }
 
   parts.push(
     '### 1. Per-step overhead\n\nN steps of one `add` tool call, then a final answer. Microseconds per step (median run ÷ N), and in brackets the ratio to the bare loop measured alternately in the same process.\n',

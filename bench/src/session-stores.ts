@@ -1,64 +1,17 @@
-// Sessions through SessionManager: the 1,000-session workload with the memory and the file store beside a bare
-// Agent, saves per second of the file store, and bytes written over a 1,000-step session. `pnpm bench:sessions`.
+// The file store on its own: saves per second, and bytes written over a 1,100-step session.
+// `pnpm bench:sessions`. (The session rows of the workloads, memory and file store, are
+// contenders of `pnpm bench`: src/frameworks/agent-core-features.ts.)
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemorySessionStore, type Provider, SessionManager, type SessionStore } from '@agent-core/core';
+import { type Provider, SessionManager } from '@agent-core/core';
 import { sampleSessionState } from '@agent-core/core/testing';
 import { agentic } from '@agent-core/orchestrator-agentic';
 import { FileSessionStore } from '@agent-core/store-file';
-import { addTool, coreFramework, scriptedProvider } from './frameworks/agent-core.js';
-import type { Framework } from './frameworks/framework.js';
-import { promptText, type RunOutcome, type Scenario } from './scenario.js';
-import { concurrentSessions, type SessionsCell } from './workloads/sessions.js';
-
-function managerFramework(id: string, label: string, store: () => SessionStore): Framework {
-  return {
-    id,
-    label,
-    version: 'SessionManager',
-    streams: true,
-    multipleCalls: true,
-    async run(scenario: Scenario): Promise<RunOutcome> {
-      // One manager per run, as one process would hold many: the session is created, then prompted.
-      const manager = new SessionManager({
-        store: store(),
-        agent: () => ({
-          provider: scriptedProvider(scenario),
-          model: 'scripted',
-          tools: [addTool(scenario)],
-          orchestrator: agentic({ toolExecution: 'sequential' }),
-          limits: { maxTurns: scenario.steps + 1 },
-        }),
-      });
-      const session = await manager.create();
-      const result = await session.prompt(promptText).result();
-      if (result.terminateReason !== 'completed')
-        throw new Error(`${id}: ${result.terminateReason} ${result.error?.message}`);
-      return { history: result.messages, text: result.text, events: 0 };
-    },
-  };
-}
+import { addTool, scriptedProvider } from './frameworks/agent-core.js';
+import { promptText, type Scenario } from './scenario.js';
 
 const root = await mkdtemp(join(tmpdir(), 'bench-sessions-'));
-const memory = new MemorySessionStore();
-const file = new FileSessionStore({ root: join(root, 'workload') });
-const sessions = Number(process.env.SESSIONS ?? 1000);
-const rows: [string, SessionsCell][] = [];
-const bare = coreFramework({
-  id: 'core-seq',
-  label: 'agent-core agentic sequential',
-  orchestrator: () => agentic({ toolExecution: 'sequential' }),
-  provider: 'scripted',
-});
-for (const framework of [
-  bare,
-  managerFramework('manager-memory', 'SessionManager, MemorySessionStore', () => memory),
-  managerFramework('manager-file', 'SessionManager, FileSessionStore', () => file),
-]) {
-  process.stderr.write(`${framework.label}...\n`);
-  rows.push([framework.label, await concurrentSessions(framework, sessions)]);
-}
 
 // Saves per second: one session of 20 messages saved again and again (temp file, fsync, rename, fsync folder).
 const saves = new FileSessionStore({ root: join(root, 'saves') });
@@ -100,13 +53,6 @@ await rm(root, { recursive: true, force: true });
 const number = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const lines = [
-  `| contender | steps/s | added p50 | added p99 | own work p50 / p99 | CPU-bound steps/s |`,
-  `| --- | --- | --- | --- | --- | --- |`,
-  ...rows.map(
-    ([label, cell]) =>
-      `| ${label} | ${number(cell.stepsPerSecond)} | ${number(cell.addedP50Ms, 2)} ms | ${number(cell.addedP99Ms, 2)} ms | ${number(cell.workP50Ms, 3)} / ${number(cell.workP99Ms, 3)} ms | ${number(cell.cpuBoundStepsPerSecond)} |`,
-  ),
-  '',
   `FileSessionStore saves: ${number(savesPerSecond)} per second (a ${number(snapshotBytes / 1024, 1)} KB session).`,
   '',
   `Bytes written over a ${number(steps)}-step session (100 prompts of 10 tool steps): ${number(bytesStore.bytesWritten / 1024)} KB for a final history of ${number(historyBytes / 1024)} KB of JSON: ${number(bytesStore.bytesWritten / historyBytes, 2)}×.`,

@@ -1,5 +1,6 @@
 import {
   Agent,
+  type AgentOptions,
   type AssistantMessage,
   type ContextWindowOptions,
   defineTool,
@@ -45,6 +46,8 @@ export interface CoreVariant {
   scriptedProvider?: (scenario: Scenario) => Provider;
   /** Attaches something to each fresh agent before its run (an observability adapter, say). */
   attach?: (agent: Agent) => void;
+  /** More agent options (a policy and an approver, say). */
+  agentOptions?: Partial<AgentOptions>;
 }
 
 /**
@@ -139,6 +142,7 @@ export function coreFramework(variant: CoreVariant): Framework {
         orchestrator: variant.orchestrator(),
         limits: { maxTurns: scenario.steps + 1 },
         ...(variant.contextWindow === undefined ? {} : { contextWindow: variant.contextWindow }),
+        ...variant.agentOptions,
       });
       variant.attach?.(agent);
       const run = agent.prompt(promptText);
@@ -178,6 +182,13 @@ export function coreFrameworks(): Framework[] {
       label: 'agent-core agentic parallel',
       orchestrator: () => agentic({ toolExecution: 'parallel' }),
       provider: 'scripted',
+    }),
+    coreFramework({
+      id: 'core-par-events',
+      label: 'agent-core agentic parallel, events iterated',
+      orchestrator: () => agentic({ toolExecution: 'parallel' }),
+      provider: 'scripted',
+      iterateAlways: true,
     }),
     coreFramework({
       id: 'core-seq-window',

@@ -1,6 +1,7 @@
 import type { Orchestrator } from '@agent-core/core';
 import { aiSdkFramework } from './ai-sdk.js';
 import { coreFramework, coreFrameworks } from './agent-core.js';
+import { coreFeatureFrameworks } from './agent-core-features.js';
 import { coreOtelFrameworks } from './agent-core-otel.js';
 import { bareFramework } from './bare.js';
 import type { Framework } from './framework.js';
@@ -39,6 +40,7 @@ export async function allFrameworks(): Promise<Framework[]> {
     bareFramework({ plain: true }),
     ...coreFrameworks(),
     ...coreOtelFrameworks(),
+    ...coreFeatureFrameworks(),
   ];
   const react = await reactFramework();
   if (react !== undefined) frameworks.push(react);

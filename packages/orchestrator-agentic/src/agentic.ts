@@ -54,6 +54,10 @@ async function runAgentic(context: OrchestratorContext, toolExecution: ToolExecu
     if (toolExecution === 'parallel') {
       await context.executeTools(calls);
       if (!context.signal.aborted) context.pollSteering();
+    } else if (calls.length === 1) {
+      // The common turn of one call, without a helper's async frame: the same steps as runSequentially.
+      await context.executeTool(calls[0] as ToolCallBlock);
+      if (!context.signal.aborted) context.pollSteering();
     } else {
       await runSequentially(context, calls);
     }

@@ -112,7 +112,7 @@ export class Agent {
       deliver: noDelivery,
       logger: options.logger ?? silentLogger,
       approvals: {
-        pending: structuredClone([...(options.pendingApprovals ?? [])]),
+        pending: options.pendingApprovals === undefined ? [] : structuredClone([...options.pendingApprovals]),
         alwaysAllowed: [...(options.alwaysAllowedTools ?? [])],
       },
       contextWindow,

@@ -7,7 +7,7 @@ import { costOf, type ModelEvent, type ModelRequest, type Provider } from '../pr
 import { ProviderError, isProviderErrorKind } from '../provider/provider-error.js';
 import { randomSpanId } from '../observability/trace-context.js';
 import { sleep } from './abortable.js';
-import { watchModelCall } from './model-call-watch.js';
+import { callCutOff, watchModelCall } from './model-call-watch.js';
 import { fitContext, overflowError } from '../context/fit-context.js';
 import { type RetryPolicy, resolveRetryPolicy, retryDelay } from './retry-policy.js';
 import type { RunContext } from './run-context.js';
@@ -200,22 +200,19 @@ async function streamOnce(
   let ended = false;
   // The text shown so far: kept when an abort cuts the stream off before the provider answers it.
   const shown: string[] = [];
-  // Wakes the wait for the next event when the call's signal aborts: a provider
-  // that ignores its signal cannot hold the run, and what it yields later is ignored.
-  let wake: ((value: IteratorResult<ModelEvent>) => void) | undefined;
-  const onAbort = () => wake?.(cutOff);
-  signal.addEventListener('abort', onAbort, { once: true });
   try {
     iterator = provider.stream(request, { signal })[Symbol.asyncIterator]();
     for (;;) {
       if (signal.aborted) break;
       const next = iterator.next();
+      // The watch wakes this wait when it aborts the call (no listener per call): a provider
+      // that ignores its signal cannot hold the run, and what it yields later is ignored.
       const step = await new Promise<IteratorResult<ModelEvent>>((resolve, reject) => {
-        wake = resolve;
+        watch.wake = resolve;
         next.then(resolve, reject);
       });
-      wake = undefined;
-      if (step === cutOff) break;
+      watch.wake = undefined;
+      if (step === callCutOff) break;
       if (step.done === true) {
         ended = true;
         break;
@@ -265,8 +262,7 @@ async function streamOnce(
           cause: thrown,
         });
   } finally {
-    wake = undefined;
-    signal.removeEventListener('abort', onAbort);
+    watch.wake = undefined;
     idle = watch.end();
     // A stream left before its end is closed, as for-await would, so the provider can clean up;
     // without waiting, since a deaf provider may never answer.
@@ -313,9 +309,6 @@ async function streamOnce(
   }
   return { kind: 'done', message: message as AssistantMessage, span };
 }
-
-/** The marker a call's abort resolves the wait for the next event with. */
-const cutOff: IteratorResult<ModelEvent> = { done: true, value: undefined };
 
 function closeQuietly(iterator: AsyncIterator<ModelEvent>): void {
   try {

@@ -1,5 +1,7 @@
-import { linkAbort } from './abortable.js';
 import type { RunState } from './run-state.js';
+
+/** What a call's wait for its next event is woken with when the call's signal aborts. */
+export const callCutOff: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /**
  * The abort signal and idle watch of one model call. A run's calls usually
@@ -13,6 +15,12 @@ export interface ModelCallWatch {
   touch(): void;
   /** Ends the watch; returns true when the call was cut off for going silent (not by the run's abort). */
   end(): boolean;
+  /**
+   * Set by the call while it waits for its next event; the watch calls it with
+   * `callCutOff` right after aborting the call's signal. The watch aborts the
+   * signal itself (run abort, idle), so a call needs no abort listener of its own.
+   */
+  wake: ((cutOff: IteratorReturnResult<undefined>) => void) | undefined;
 }
 
 /**
@@ -28,6 +36,7 @@ export class SharedModelWatch implements ModelCallWatch {
   /** Stream events plus call starts so far: the idle check compares it between two firings. */
   activity = 0;
   inFlight = 0;
+  wake: ((cutOff: IteratorReturnResult<undefined>) => void) | undefined = undefined;
 
   get signal(): AbortSignal {
     return (this.controller as AbortController).signal;
@@ -69,7 +78,7 @@ export function watchModelCall(state: RunState, idleMs: number): ModelCallWatch 
     const fresh = new AbortController();
     shared.controller = fresh;
     shared.runSignal = runSignal;
-    shared.unlink = linkAbort(runSignal, fresh);
+    shared.unlink = linkAndWake(runSignal, fresh, shared);
   }
   if (shared.timer === undefined) armSharedTimer(shared, idleMs);
   return shared;
@@ -92,6 +101,7 @@ function armSharedTimer(shared: SharedModelWatch, idleMs: number): void {
       if (++quiet >= checksPerPeriod) {
         shared.timer = undefined;
         shared.controller?.abort();
+        shared.wake?.(callCutOff);
         return;
       }
     } else {
@@ -106,14 +116,17 @@ function armSharedTimer(shared: SharedModelWatch, idleMs: number): void {
 /** A call overlapping another one: its own controller and timer, as every call once had. */
 function ownWatch(runSignal: AbortSignal, idleMs: number): ModelCallWatch {
   const controller = new AbortController();
-  const unlink = linkAbort(runSignal, controller);
   const interval = Math.max(1, idleMs / checksPerPeriod);
   let activity = 0;
   let seen = 0;
   let quiet = 0;
   const check = () => {
     if (activity === seen) {
-      if (++quiet >= checksPerPeriod) return controller.abort();
+      if (++quiet >= checksPerPeriod) {
+        controller.abort();
+        watch.wake?.(callCutOff);
+        return;
+      }
     } else {
       seen = activity;
       quiet = 0;
@@ -121,7 +134,7 @@ function ownWatch(runSignal: AbortSignal, idleMs: number): ModelCallWatch {
     timer = setTimeout(check, interval);
   };
   let timer = setTimeout(check, interval);
-  return {
+  const watch: ModelCallWatch = {
     signal: controller.signal,
     touch: () => {
       activity++;
@@ -131,7 +144,31 @@ function ownWatch(runSignal: AbortSignal, idleMs: number): ModelCallWatch {
       unlink();
       return controller.signal.aborted && !runSignal.aborted;
     },
+    wake: undefined,
   };
+  const unlink = linkAndWake(runSignal, controller, watch);
+  return watch;
+}
+
+/**
+ * Makes the call's controller abort when the run's signal does, then wakes the
+ * call's wait. Returns the function that unlinks them.
+ */
+function linkAndWake(
+  runSignal: AbortSignal,
+  controller: AbortController,
+  watch: Pick<ModelCallWatch, 'wake'>,
+): () => void {
+  if (runSignal.aborted) {
+    controller.abort(runSignal.reason);
+    return noop;
+  }
+  const onAbort = () => {
+    controller.abort(runSignal.reason);
+    watch.wake?.(callCutOff);
+  };
+  runSignal.addEventListener('abort', onAbort, { once: true });
+  return () => runSignal.removeEventListener('abort', onAbort);
 }
 
 function noop(): void {}

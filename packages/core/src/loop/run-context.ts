@@ -27,6 +27,9 @@ import { guardModelCall } from '../governance/guard-check.js';
 import { RunAccess } from './tool-run-access.js';
 import type { RunJournal } from '../session/run-journal.js';
 
+/** The options of a model call made without any; only ever read. */
+const noOptions: ModelCallOptions = Object.freeze({});
+
 /** The `OrchestratorContext` of one run. */
 export class RunContext implements OrchestratorContext {
   readonly state: RunState;
@@ -146,8 +149,9 @@ export class RunContext implements OrchestratorContext {
 
   callModel(options?: ModelCallOptions): Promise<ModelCallResult> {
     const journal = this.state.journal;
-    if (journal === undefined) return callModel(this, options ?? {});
-    return this.#flushThenCall(journal, options ?? {});
+    // One shared empty object for the common call without options: none allocated per step.
+    if (journal === undefined) return callModel(this, options ?? noOptions);
+    return this.#flushThenCall(journal, options ?? noOptions);
   }
 
   /** Makes every message appended so far durable before the model sees it. */
@@ -270,6 +274,18 @@ export class RunContext implements OrchestratorContext {
 
   emit(event: AgentEventInput): void {
     const state = this.state;
+    // Deltas come by the dozen per step (ReAct streams its answer through here): built with a
+    // fixed shape, as a spread of inputs of many shapes is a slow generic copy.
+    if (event.type === 'text_delta' || event.type === 'thinking_delta') {
+      this.deliver({
+        type: event.type,
+        delta: event.delta,
+        runId: state.runId,
+        turn: state.turn,
+        seq: state.seq++,
+      });
+      return;
+    }
     this.deliver({ ...event, runId: state.runId, turn: state.turn, seq: state.seq++ } as AgentEvent);
   }
 
