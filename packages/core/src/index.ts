@@ -217,6 +217,8 @@ export type {
 export { RuntimeInfo } from './system-prompt/runtime-info.js';
 export type { RuntimeInfoOptions } from './system-prompt/runtime-info.js';
 export { resolvePromptLayers } from './system-prompt/prompt-layers.js';
+export { loadPromptLayers } from './system-prompt/load-prompt-layers.js';
+export type { PromptLayerFiles, ReadTextFile } from './system-prompt/load-prompt-layers.js';
 export type { PromptLayers } from './system-prompt/prompt-layers.js';
 export { renderTemplate } from './system-prompt/render-template.js';
 export { TemplateError } from './errors/template-error.js';
