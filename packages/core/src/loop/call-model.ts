@@ -82,20 +82,7 @@ export async function callModel(context: RunContext, options: ModelCallOptions):
         request = fitted.request;
         routeRequest =
           routeRequest.model === request.model ? request : { ...request, model: routeRequest.model };
-        state.retries++;
-        context.deliver({
-          type: 'retry',
-          runId: state.runId,
-          turn: state.turn,
-          seq: state.seq++,
-          spanId: outcome.span.spanId,
-          parentSpanId: outcome.span.parentSpanId,
-          attempt: attempt + 1,
-          delayMs: 0,
-          error: lastError,
-          provider: provider.name,
-          discardedPartial: outcome.visible,
-        });
+        announceRetry(context, outcome, attempt + 1, 0, provider);
         continue;
       }
       // A request the provider refuses (400, auth) fails the same way anywhere: no retry, no fallback.
@@ -103,24 +90,36 @@ export async function callModel(context: RunContext, options: ModelCallOptions):
       policy ??= resolveRetryPolicy(agentOptions.retry);
       if (attempt >= policy.maxRetries) break;
       const delayMs = retryDelay(policy, attempt, lastError);
-      state.retries++;
-      context.deliver({
-        type: 'retry',
-        runId: state.runId,
-        turn: state.turn,
-        seq: state.seq++,
-        spanId: outcome.span.spanId,
-        parentSpanId: outcome.span.parentSpanId,
-        attempt: attempt + 1,
-        delayMs,
-        error: lastError,
-        provider: provider.name,
-        discardedPartial: outcome.visible,
-      });
+      announceRetry(context, outcome, attempt + 1, delayMs, provider);
       if (!(await sleep(delayMs, context.signal))) return stopped(context);
     }
   }
   return failed(lastError as ProviderError);
+}
+
+/** Counts a retry and emits its event, on the failed attempt's span. */
+function announceRetry(
+  context: RunContext,
+  outcome: Extract<Attempt, { kind: 'failed' }>,
+  attempt: number,
+  delayMs: number,
+  provider: Provider,
+): void {
+  const state = context.state;
+  state.retries++;
+  context.deliver({
+    type: 'retry',
+    runId: state.runId,
+    turn: state.turn,
+    seq: state.seq++,
+    spanId: outcome.span.spanId,
+    parentSpanId: outcome.span.parentSpanId,
+    attempt,
+    delayMs,
+    error: outcome.error,
+    provider: provider.name,
+    discardedPartial: outcome.visible,
+  });
 }
 
 function failed(error: AgentError): ModelCallResult {
