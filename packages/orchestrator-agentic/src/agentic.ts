@@ -53,11 +53,11 @@ async function runAgentic(context: OrchestratorContext, toolExecution: ToolExecu
     }
     if (toolExecution === 'parallel') {
       await context.executeTools(calls);
-      if (!context.signal.aborted) context.pollSteering();
+      if (!context.aborted) context.pollSteering();
     } else if (calls.length === 1) {
       // The common turn of one call, without a helper's async frame: the same steps as runSequentially.
       await context.executeTool(calls[0] as ToolCallBlock);
-      if (!context.signal.aborted) context.pollSteering();
+      if (!context.aborted) context.pollSteering();
     } else {
       await runSequentially(context, calls);
     }
@@ -68,7 +68,7 @@ async function runAgentic(context: OrchestratorContext, toolExecution: ToolExecu
 async function runSequentially(context: OrchestratorContext, calls: readonly ToolCallBlock[]): Promise<void> {
   for (const call of calls) {
     await context.executeTool(call);
-    if (context.signal.aborted) return;
+    if (context.aborted) return;
     // Steering messages skip the remaining calls: appending them answers those calls as skipped.
     if (context.pollSteering().length > 0) return;
   }

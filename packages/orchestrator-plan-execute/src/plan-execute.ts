@@ -110,7 +110,7 @@ async function runPlanExecute(context: OrchestratorContext, settings: Settings):
     if (!planned.ok) return planned.end;
     let steps = planned.steps;
     context.emit({ type: 'custom', name: 'plan', data: { steps } satisfies PlanEventData });
-    if (!context.signal.aborted) context.pollSteering();
+    if (!context.aborted) context.pollSteering();
 
     const done: PlanStep[] = [];
     let replans = 0;
@@ -135,7 +135,7 @@ async function runPlanExecute(context: OrchestratorContext, settings: Settings):
       };
       if (outcome.kind === 'failed') end.reason = outcome.reason;
       context.emit({ type: 'custom', name: 'step_end', data: end });
-      if (!context.signal.aborted) context.pollSteering();
+      if (!context.aborted) context.pollSteering();
       if (outcome.kind === 'done') {
         done.push(step);
         next++;

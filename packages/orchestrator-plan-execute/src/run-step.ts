@@ -50,7 +50,7 @@ export async function runStep(
     }
     if (toolExecution === 'parallel') {
       await context.executeTools(toolCalls);
-      if (!context.signal.aborted) context.pollSteering();
+      if (!context.aborted) context.pollSteering();
     } else {
       await runSequentially(context, toolCalls);
     }
@@ -61,7 +61,7 @@ export async function runStep(
 async function runSequentially(context: OrchestratorContext, calls: readonly ToolCallBlock[]): Promise<void> {
   for (const call of calls) {
     await context.executeTool(call);
-    if (context.signal.aborted) return;
+    if (context.aborted) return;
     // Steering skips the remaining calls (appending it answers them) and reaches the model next.
     if (context.pollSteering().length > 0) return;
   }

@@ -18,6 +18,7 @@ import type { AgentResult } from './agent-result.js';
 import { AgentRun } from './agent-run.js';
 import { type PromptInput, toMessages } from './prompt-input.js';
 import { linkAbort } from '../loop/abortable.js';
+import { RunAbort } from '../loop/run-abort.js';
 import { RunContext } from '../loop/run-context.js';
 import { runAgent } from '../loop/run-agent.js';
 import { danglingCalls } from '../loop/dangling-calls.js';
@@ -75,7 +76,7 @@ export class Agent {
   readonly options: AgentOptions;
   readonly #shared: AgentShared;
   readonly #listeners = new Set<AgentListener>();
-  #controller: AbortController | undefined;
+  #runAbort: RunAbort | undefined;
   #prepared: PreparedTools | undefined;
   #tools: readonly AnyTool[];
 
@@ -140,7 +141,7 @@ export class Agent {
 
   /** True while a prompt is running. */
   get isRunning(): boolean {
-    return this.#controller !== undefined;
+    return this.#runAbort !== undefined;
   }
 
   /** Messages queued by `steer()` and `followUp()` that no run has taken yet. */
@@ -175,7 +176,7 @@ export class Agent {
    * and `ConfigError` if no orchestrator is available.
    */
   prompt(input: PromptInput, options: PromptOptions = {}): AgentRun {
-    if (this.#controller !== undefined) throw new AgentBusyError('start a new prompt');
+    if (this.#runAbort !== undefined) throw new AgentBusyError('start a new prompt');
     return this.#start(input, options, undefined);
   }
 
@@ -193,7 +194,7 @@ export class Agent {
    * const result = await agent.resume({ decisions: [{ toolCallId: first.toolCallId, inputHash: first.inputHash, decision: 'allow' }] }).result();
    */
   resume(options: ResumeOptions = {}): AgentRun {
-    if (this.#controller !== undefined) throw new AgentBusyError('resume');
+    if (this.#runAbort !== undefined) throw new AgentBusyError('resume');
     const decisions = checkDecisions(
       this.#shared.messages,
       options.decisions ?? [],
@@ -215,8 +216,8 @@ export class Agent {
         ? undefined
         : resolveParentTrace(options);
     const shared = this.#shared;
-    const controller = new AbortController();
-    this.#controller = controller;
+    const runAbort = new RunAbort();
+    this.#runAbort = runAbort;
     const runId = globalThis.crypto.randomUUID();
     const trace: RunTrace = {
       traceId: parentTrace?.traceId ?? randomTraceId(),
@@ -248,7 +249,7 @@ export class Agent {
       input,
       options,
       orchestrator,
-      controller,
+      runAbort,
       runId,
       trace,
       startedAt,
@@ -257,16 +258,16 @@ export class Agent {
       channel.close();
       // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
       shared.deliver = noDelivery;
-      if (this.#controller === controller) this.#controller = undefined;
+      if (this.#runAbort === runAbort) this.#runAbort = undefined;
     });
-    return new AgentRun(runId, channel, result, (reason) => controller.abort(reason));
+    return new AgentRun(runId, channel, result, (reason) => runAbort.abort(reason));
   }
 
   async #run(
     input: PromptInput | undefined,
     options: PromptOptions,
     orchestrator: Orchestrator,
-    controller: AbortController,
+    runAbort: RunAbort,
     runId: string,
     trace: RunTrace,
     startedAt: number,
@@ -308,7 +309,7 @@ export class Agent {
       tools: prepared.tools,
       toolsByName: prepared.byName,
       toolSpecs: prepared.specs,
-      controller,
+      abort: runAbort,
       stopCause: undefined,
       turn: 0,
       seq: 0,
@@ -335,22 +336,20 @@ export class Agent {
     };
     state.journal?.runStarted(runId);
     const context = new RunContext(state);
-    const unlink = linkAbort(options.signal, controller);
-    const onAbort = () => {
+    // The run's own callback comes first, so everything woken by the abort sees why it stopped.
+    const stopWatching = runAbort.onAbort((reason) => {
       state.stopCause ??=
-        controller.signal.reason instanceof RunStoppedError && controller.signal.reason.code === 'timeout'
-          ? 'timeout'
-          : 'aborted';
-    };
-    controller.signal.addEventListener('abort', onAbort, { once: true });
-    if (controller.signal.aborted) onAbort();
+        reason instanceof RunStoppedError && reason.code === 'timeout' ? 'timeout' : 'aborted';
+      state.modelWatch.runAborted(reason);
+    });
+    const unlink = linkAbort(options.signal, runAbort);
     const timeoutMs = agentOptions.limits?.timeoutMs;
     const timer =
       timeoutMs === undefined
         ? undefined
         : setTimeout(
             () =>
-              controller.abort(
+              runAbort.abort(
                 new RunStoppedError(
                   'timeout',
                   `The run took longer than limits.timeoutMs (${timeoutMs} ms).`,
@@ -389,7 +388,7 @@ export class Agent {
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       state.modelWatch.close();
-      controller.signal.removeEventListener('abort', onAbort);
+      stopWatching();
       unlink();
     }
   }
@@ -442,12 +441,12 @@ export class Agent {
 
   /** Aborts the running prompt, if any. */
   abort(reason?: unknown): void {
-    this.#controller?.abort(reason);
+    this.#runAbort?.abort(reason);
   }
 
   /** Clears the history and both queues. Throws `AgentBusyError` while a run is in progress. */
   reset(): void {
-    if (this.#controller !== undefined) throw new AgentBusyError('reset the agent');
+    if (this.#runAbort !== undefined) throw new AgentBusyError('reset the agent');
     this.#shared.messages.length = 0;
     this.#shared.steeringQueue.length = 0;
     this.#shared.followUpQueue.length = 0;

@@ -116,11 +116,11 @@ export function resumingOrchestrator(inner: Orchestrator): Orchestrator {
           for (const call of calls) {
             if (!context.state.pending.has(call.id)) continue;
             await context.executeTool(call);
-            if (context.signal.aborted) break;
+            if (context.aborted) break;
             if (context.pollSteering().length > 0) break;
           }
         }
-        if (context.signal.aborted) return { reason: context.state.stopCause ?? 'aborted' };
+        if (context.aborted) return { reason: context.state.stopCause ?? 'aborted' };
       }
       context.takeQueued();
       return inner.run(context);

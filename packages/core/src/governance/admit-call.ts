@@ -168,10 +168,9 @@ function halt(context: RunContext, value: NonNullable<RunContext['state']['halt'
  * stops at its next check; core then reports the halt instead of `aborted`.
  */
 export function stopForHalt(context: RunContext): void {
-  const controller = context.state.controller;
-  if (!controller.signal.aborted) {
-    controller.abort(new RunStoppedError('aborted', 'The run stopped for governance: see the result.'));
-  }
+  const run = context.state.abort;
+  if (!run.aborted)
+    run.abort(new RunStoppedError('aborted', 'The run stopped for governance: see the result.'));
 }
 
 /**

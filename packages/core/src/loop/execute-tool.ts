@@ -415,11 +415,13 @@ function invoke(
   // The run may have stopped while the call waited for its hook, approver or log entry: a
   // tool started now would wait on a signal that has already fired.
   if (state.stopCause !== undefined) return notRun(call, state.stopCause);
-  const signal = context.signal;
+  const run = state.abort;
   const timeoutMs = tool.timeoutMs ?? state.shared.options.toolTimeoutMs;
   const controller = timeoutMs === undefined ? undefined : new AbortController();
+  // A plain object with the signal as a value (a getter would make every call's context slow to
+  // build): the run's signal is made on the run's first tool call and shared by the rest.
   const toolContext: ToolContext = {
-    signal: controller?.signal ?? signal,
+    signal: controller?.signal ?? run.signal,
     toolCallId: call.id,
     agent: state.shared.agent,
     run: context.runAccess,
@@ -443,22 +445,23 @@ function invoke(
   return new Promise<Outcome>((resolve) => {
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Assigned below; a tool that aborted the run synchronously settles before that.
+    let stopWaiting = noop;
     const settle = (outcome: Outcome) => {
       if (settled) return;
       settled = true;
       if (timer !== undefined) clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      stopWaiting();
       resolve(outcome);
     };
     // Core stops waiting at once on abort, even for a tool that ignores its signal.
-    const onAbort = () => {
-      controller?.abort(signal.reason);
+    stopWaiting = run.onAbort((reason) => {
+      controller?.abort(reason);
       settle({
         ok: false,
         message: `Tool '${call.name}' was stopped: the run was ${state.stopCause === 'timeout' ? 'timed out' : 'aborted'}.`,
       });
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
+    });
     if (timeoutMs !== undefined) {
       timer = setTimeout(() => {
         controller?.abort(new AgentError('tool_timeout', `Tool '${call.name}' timed out.`));
@@ -482,6 +485,8 @@ function invoke(
     );
   });
 }
+
+function noop(): void {}
 
 function notRun(call: ToolCallBlock, cause: 'aborted' | 'timeout'): Outcome {
   return {

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SharedModelWatch, watchModelCall } from './model-call-watch.js';
+import { RunAbort } from './run-abort.js';
 import type { RunState } from './run-state.js';
 
 function runState(): RunState {
-  return { controller: new AbortController(), modelWatch: new SharedModelWatch() } as unknown as RunState;
+  return { abort: new RunAbort(), modelWatch: new SharedModelWatch() } as unknown as RunState;
 }
 
 describe('the idle watch of a model call', () => {
@@ -58,7 +59,7 @@ describe('the idle watch of a model call', () => {
   it('an abort of the run is not an idle cut-off', () => {
     const state = runState();
     const watch = watchModelCall(state, 400);
-    state.controller.abort();
+    state.abort.abort();
     expect(watch.signal.aborted).toBe(true);
     expect(watch.end()).toBe(false);
     state.modelWatch.close();

@@ -1,3 +1,4 @@
+import type { RunAbort } from './run-abort.js';
 import type { RunState } from './run-state.js';
 
 /** What a call's wait for its next event is woken with when the call's signal aborts. */
@@ -5,20 +6,23 @@ export const callCutOff: IteratorReturnResult<undefined> = { done: true, value: 
 
 /**
  * The abort signal and idle watch of one model call. A run's calls usually
- * come one at a time: they share one controller (linked to the run's signal)
- * and one idle timer per run, so a call costs no `AbortController`, listener or
+ * come one at a time: they share one controller (aborted with the run) and
+ * one idle timer per run, so a call costs no `AbortController`, listener or
  * timer of its own. A call made while another is in flight gets its own.
  */
 export interface ModelCallWatch {
+  /** The call's signal, made when first read: a provider that never reads it costs none. */
   readonly signal: AbortSignal;
+  /** True once the call was aborted (the run stopped, or the call went idle); reads no signal. */
+  readonly cutOff: boolean;
   /** Counts an event of the stream: activity that keeps the idle timer from firing. */
   touch(): void;
   /** Ends the watch; returns true when the call was cut off for going silent (not by the run's abort). */
   end(): boolean;
   /**
    * Set by the call while it waits for its next event; the watch calls it with
-   * `callCutOff` right after aborting the call's signal. The watch aborts the
-   * signal itself (run abort, idle), so a call needs no abort listener of its own.
+   * `callCutOff` right after aborting the call (run abort, idle), so a call
+   * needs no abort listener of its own.
    */
   wake: ((cutOff: IteratorReturnResult<undefined>) => void) | undefined;
 }
@@ -28,18 +32,34 @@ export interface ModelCallWatch {
  * call in flight it is also that call's `ModelCallWatch`: nothing is allocated per call.
  */
 export class SharedModelWatch implements ModelCallWatch {
+  /** The controller of the call in flight, made when a provider reads `signal`. */
   controller: AbortController | undefined;
-  /** The run's signal, which the controller follows. */
-  runSignal: AbortSignal | undefined;
-  unlink: () => void = noop;
+  /** The run's abort, which every call follows; set by the first call. */
+  run: RunAbort | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Stream events plus call starts so far: the idle check compares it between two firings. */
   activity = 0;
   inFlight = 0;
+  /** Set when the idle check cut the call in flight off. */
+  idle = false;
   wake: ((cutOff: IteratorReturnResult<undefined>) => void) | undefined = undefined;
 
   get signal(): AbortSignal {
-    return (this.controller as AbortController).signal;
+    let controller = this.controller;
+    if (controller === undefined) {
+      controller = new AbortController();
+      this.controller = controller;
+      const run = this.run;
+      if (run?.aborted === true) controller.abort(run.reason);
+      else if (this.idle) controller.abort();
+    } else if (this.run?.aborted === true && !controller.signal.aborted) {
+      controller.abort(this.run.reason);
+    }
+    return controller.signal;
+  }
+
+  get cutOff(): boolean {
+    return this.idle || this.run?.aborted === true;
   }
 
   touch(): void {
@@ -48,15 +68,23 @@ export class SharedModelWatch implements ModelCallWatch {
 
   end(): boolean {
     this.inFlight--;
-    return (this.controller as AbortController).signal.aborted && !(this.runSignal?.aborted ?? false);
+    return this.idle && this.run?.aborted !== true;
   }
 
-  /** Stops watching: clears the timer and unlinks the controller. Called when the run ends. */
+  /**
+   * Aborts the call in flight, if any, and wakes its wait. The run calls it
+   * when it aborts, so the call's controller needs no listener on the run.
+   */
+  runAborted(reason: unknown): void {
+    const controller = this.controller;
+    if (controller !== undefined && !controller.signal.aborted) controller.abort(reason);
+    this.wake?.(callCutOff);
+  }
+
+  /** Stops watching: clears the timer and lets the controller go. Called when the run ends. */
   close(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    this.unlink();
-    this.unlink = noop;
     this.controller = undefined;
   }
 }
@@ -68,18 +96,14 @@ export class SharedModelWatch implements ModelCallWatch {
  */
 export function watchModelCall(state: RunState, idleMs: number): ModelCallWatch {
   const shared = state.modelWatch;
-  const runSignal = state.controller.signal;
-  if (shared.inFlight > 0) return ownWatch(runSignal, idleMs);
+  const run = state.abort;
+  if (shared.inFlight > 0) return ownWatch(run, idleMs);
   shared.inFlight++;
   shared.activity++;
-  const controller = shared.controller;
-  if (controller === undefined || controller.signal.aborted) {
-    shared.unlink();
-    const fresh = new AbortController();
-    shared.controller = fresh;
-    shared.runSignal = runSignal;
-    shared.unlink = linkAndWake(runSignal, fresh, shared);
-  }
+  shared.run = run;
+  // A controller that an idle cut-off aborted is not reused; a fresh one is made when read.
+  if (shared.idle || shared.controller?.signal.aborted === true) shared.controller = undefined;
+  shared.idle = false;
   if (shared.timer === undefined) armSharedTimer(shared, idleMs);
   return shared;
 }
@@ -100,6 +124,7 @@ function armSharedTimer(shared: SharedModelWatch, idleMs: number): void {
     if (shared.activity === seen) {
       if (++quiet >= checksPerPeriod) {
         shared.timer = undefined;
+        shared.idle = true;
         shared.controller?.abort();
         shared.wake?.(callCutOff);
         return;
@@ -114,15 +139,17 @@ function armSharedTimer(shared: SharedModelWatch, idleMs: number): void {
 }
 
 /** A call overlapping another one: its own controller and timer, as every call once had. */
-function ownWatch(runSignal: AbortSignal, idleMs: number): ModelCallWatch {
+function ownWatch(run: RunAbort, idleMs: number): ModelCallWatch {
   const controller = new AbortController();
   const interval = Math.max(1, idleMs / checksPerPeriod);
   let activity = 0;
   let seen = 0;
   let quiet = 0;
+  let idle = false;
   const check = () => {
     if (activity === seen) {
       if (++quiet >= checksPerPeriod) {
+        idle = true;
         controller.abort();
         watch.wake?.(callCutOff);
         return;
@@ -136,39 +163,22 @@ function ownWatch(runSignal: AbortSignal, idleMs: number): ModelCallWatch {
   let timer = setTimeout(check, interval);
   const watch: ModelCallWatch = {
     signal: controller.signal,
+    get cutOff() {
+      return controller.signal.aborted;
+    },
     touch: () => {
       activity++;
     },
     end: () => {
       clearTimeout(timer);
       unlink();
-      return controller.signal.aborted && !runSignal.aborted;
+      return idle && !run.aborted;
     },
     wake: undefined,
   };
-  const unlink = linkAndWake(runSignal, controller, watch);
+  const unlink = run.onAbort((reason) => {
+    controller.abort(reason);
+    watch.wake?.(callCutOff);
+  });
   return watch;
 }
-
-/**
- * Makes the call's controller abort when the run's signal does, then wakes the
- * call's wait. Returns the function that unlinks them.
- */
-function linkAndWake(
-  runSignal: AbortSignal,
-  controller: AbortController,
-  watch: Pick<ModelCallWatch, 'wake'>,
-): () => void {
-  if (runSignal.aborted) {
-    controller.abort(runSignal.reason);
-    return noop;
-  }
-  const onAbort = () => {
-    controller.abort(runSignal.reason);
-    watch.wake?.(callCutOff);
-  };
-  runSignal.addEventListener('abort', onAbort, { once: true });
-  return () => runSignal.removeEventListener('abort', onAbort);
-}
-
-function noop(): void {}

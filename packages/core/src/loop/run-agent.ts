@@ -27,12 +27,11 @@ export async function runAgent(
   }
   // A subagent still winding down after an abort reports nothing past this point.
   state.runAccess?.close();
-  const signal = context.signal;
   const halt = state.halt;
   // Governance stopped the run (a pause or the guard): that, not the abort it used, is how the run ended.
   if (halt !== undefined) end = { reason: halt.reason, error: halt.error };
   // An abort that lands after the last check still ends the run as aborted.
-  else if (signal.aborted && end.reason === 'completed') {
+  else if (state.stopCause !== undefined && end.reason === 'completed') {
     end = { ...end, reason: state.stopCause ?? 'aborted' };
   }
   try {

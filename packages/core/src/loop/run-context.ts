@@ -33,12 +33,18 @@ const noOptions: ModelCallOptions = Object.freeze({});
 /** The `OrchestratorContext` of one run. */
 export class RunContext implements OrchestratorContext {
   readonly state: RunState;
-  /** The run's signal, read once: orchestrators check it after every step. */
-  readonly signal: AbortSignal;
 
   constructor(state: RunState) {
     this.state = state;
-    this.signal = state.controller.signal;
+  }
+
+  /** The run's signal, made on first read (see `RunAbort`); `aborted` answers without one. */
+  get signal(): AbortSignal {
+    return this.state.abort.signal;
+  }
+
+  get aborted(): boolean {
+    return this.state.stopCause !== undefined;
   }
 
   get runId(): string {

@@ -10,6 +10,7 @@ import type { ToolSpec } from '../provider/provider.js';
 import type { PreparedTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { SharedModelWatch } from './model-call-watch.js';
+import type { RunAbort } from './run-abort.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
 import type { ApprovalMemory, RunGovernance } from '../governance/run-governance.js';
 
@@ -48,9 +49,10 @@ export interface RunState {
   readonly tools: readonly AnyTool[];
   readonly toolsByName: ReadonlyMap<string, PreparedTool>;
   readonly toolSpecs: readonly ToolSpec[];
-  readonly controller: AbortController;
+  /** How the run is stopped; its signal is made only when something reads it. */
+  readonly abort: RunAbort;
   /**
-   * Set when the run's signal aborts (by its first listener, so at once): `timeout`
+   * Set when the run aborts (by its first callback, so at once): `timeout`
    * when the run's time ran out. The hot path reads it instead of `signal.aborted`.
    */
   stopCause: 'aborted' | 'timeout' | undefined;

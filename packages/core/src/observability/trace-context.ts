@@ -18,22 +18,36 @@ for (let byte = 0; byte < 256; byte++) hex.push(byte.toString(16).padStart(2, '0
 // as making the ids themselves) serves 512 span ids. Three ids are made per step.
 const pool = new Uint8Array(4096);
 let poolOffset = pool.length;
+// Each id is a slice of the hex text of a 256-byte chunk of the pool: one small string per
+// id instead of one per byte, which matters because events keep their ids for the whole run.
+const chunkBytes = 256;
+let chunkStart = 0;
+let chunkText = '';
 
 function randomHex(bytes: number): string {
   for (;;) {
     if (poolOffset + bytes > pool.length) {
       globalThis.crypto.getRandomValues(pool);
       poolOffset = 0;
+      chunkText = '';
     }
-    let text = '';
-    let zero = true;
-    for (let index = 0; index < bytes; index++) {
-      const value = pool[poolOffset++] as number;
-      if (value !== 0) zero = false;
-      text += hex[value];
+    if (chunkText === '' || poolOffset + bytes > chunkStart + chunkBytes) {
+      chunkStart = poolOffset;
+      const end = Math.min(pool.length, chunkStart + chunkBytes);
+      const parts: string[] = new Array(end - chunkStart);
+      for (let index = chunkStart; index < end; index++)
+        parts[index - chunkStart] = hex[pool[index] as number] as string;
+      chunkText = parts.join('');
     }
+    const start = poolOffset;
+    poolOffset += bytes;
     // An all-zero id is invalid in W3C trace context; draw again.
-    if (!zero) return text;
+    for (let index = start; index < poolOffset; index++) {
+      if (pool[index] !== 0) {
+        const from = (start - chunkStart) * 2;
+        return chunkText.slice(from, from + bytes * 2);
+      }
+    }
   }
 }
 

@@ -87,6 +87,11 @@ export interface OrchestratorContext {
   readonly settings: RunSettings;
   /** Aborted on `agent.abort()`, the caller's signal, or the run's timeout. */
   readonly signal: AbortSignal;
+  /**
+   * Whether the run has stopped (aborted, timed out, or halted by governance):
+   * `signal.aborted` without making the signal, the cheap check after every step.
+   */
+  readonly aborted: boolean;
   /** The current turn; 0 before the first. */
   readonly turn: number;
   /** Usage of the run so far. */

@@ -1,0 +1,279 @@
+import type { AgentEventOf } from '../events/agent-event.js';
+import { toAgentError } from '../errors/agent-error.js';
+import type { AssistantMessage } from '../messages/messages.js';
+import type { ModelCallOptions } from '../orchestrator/orchestrator.js';
+import type { ModelEvent, ModelRequest, Provider } from '../provider/provider.js';
+import { isProviderErrorKind, ProviderError } from '../provider/provider-error.js';
+import { randomSpanId } from '../observability/trace-context.js';
+import { callCutOff, type ModelCallWatch, watchModelCall } from './model-call-watch.js';
+import type { RunContext } from './run-context.js';
+
+/** How one attempt at a model call ended. */
+export type Attempt =
+  | { kind: 'done'; message: AssistantMessage; span: AttemptSpan }
+  | { kind: 'failed'; error: ProviderError; visible: boolean; span: AttemptSpan }
+  | { kind: 'stopped'; partial: AssistantMessage | undefined };
+
+/** The span of one attempt: its `message_start`, `message_end` and any `retry` carry it. */
+export interface AttemptSpan {
+  spanId: string;
+  parentSpanId: string;
+}
+
+/**
+ * One attempt at a model call: announces it (`message_start`), opens the
+ * provider's stream under the call's watch, takes its events one by one and
+ * says how it ended. The caller drives the reading loop itself, so a model
+ * call costs one async frame, not one per layer:
+ *
+ *   const attempt = new ModelAttempt(...);
+ *   try { for (let step = attempt.open(); step !== undefined; step = attempt.next())
+ *     if (attempt.take(await step)) break; } catch (thrown) { attempt.threw(thrown); }
+ *   const outcome = attempt.settle();
+ */
+export class ModelAttempt {
+  readonly span: AttemptSpan;
+  readonly #context: RunContext;
+  readonly #provider: Provider;
+  readonly #request: ModelRequest;
+  readonly #idleMs: number;
+  readonly #watch: ModelCallWatch;
+  readonly #onTextDelta: ((delta: string) => void) | undefined;
+  readonly #requestedAt: number;
+  #iterator: AsyncIterator<ModelEvent> | undefined;
+  #ended = false;
+  #visible = false;
+  #message: AssistantMessage | undefined;
+  #error: ProviderError | undefined;
+  /** The text shown so far: kept when an abort cuts the stream off before the provider answers it. */
+  #shown: string[] | undefined;
+
+  constructor(
+    context: RunContext,
+    provider: Provider,
+    request: ModelRequest,
+    options: ModelCallOptions,
+    attempt: number,
+  ) {
+    const state = context.state;
+    this.#context = context;
+    this.#provider = provider;
+    this.#request = request;
+    this.#onTextDelta = options.onTextDelta;
+    this.#idleMs = state.shared.options.streamIdleTimeoutMs ?? 120_000;
+    // Every attempt is announced before its request, so it has its own span from the start.
+    const span: AttemptSpan = { spanId: randomSpanId(), parentSpanId: state.turnSpanId };
+    this.span = span;
+    context.deliver({
+      type: 'message_start',
+      runId: state.runId,
+      turn: state.turn,
+      seq: state.seq++,
+      spanId: span.spanId,
+      parentSpanId: span.parentSpanId,
+      provider: provider.name,
+      model: request.model,
+      attempt,
+    });
+    // Only until the run's first token is timed: later attempts read no clock.
+    this.#requestedAt = state.timeToFirstTokenMs === undefined ? performance.now() : 0;
+    // The run's calls share one controller and one idle timer; an event costs a counter bump.
+    this.#watch = watchModelCall(state, this.#idleMs);
+  }
+
+  /** Opens the provider's stream and waits for its first event; call inside the caller's `try`. */
+  open(): Promise<IteratorResult<ModelEvent>> | undefined {
+    // The run's calls share one signal (see SharedModelWatch), made at the first call.
+    this.#iterator = this.#provider
+      .stream(this.#request, { signal: this.#watch.signal })
+      [Symbol.asyncIterator]();
+    return this.next();
+  }
+
+  /** The wait for the next event, or undefined once the call's signal has aborted. */
+  next(): Promise<IteratorResult<ModelEvent>> | undefined {
+    if (this.#watch.cutOff) return undefined;
+    const next = (this.#iterator as AsyncIterator<ModelEvent>).next();
+    const watch = this.#watch;
+    // The watch wakes this wait when it aborts the call (no listener per call): a provider
+    // that ignores its signal cannot hold the run, and what it yields later is ignored.
+    return new Promise<IteratorResult<ModelEvent>>((resolve, reject) => {
+      watch.wake = resolve;
+      next.then(resolve, reject);
+    });
+  }
+
+  /** Takes one step of the stream; true when the attempt has its answer (or is cut off) and reading stops. */
+  take(step: IteratorResult<ModelEvent>): boolean {
+    this.#watch.wake = undefined;
+    if (step === callCutOff) return true;
+    if (step.done === true) {
+      this.#ended = true;
+      return true;
+    }
+    const event = step.value;
+    const context = this.#context;
+    const state = context.state;
+    this.#watch.touch();
+    if (state.timeToFirstTokenMs === undefined && event.type !== 'usage' && event.type !== 'error')
+      state.timeToFirstTokenMs = performance.now() - this.#requestedAt;
+    switch (event.type) {
+      case 'done':
+        this.#message = event.message;
+        return true;
+      case 'error':
+        this.#error = asProviderError(event.error, this.#provider);
+        return true;
+      case 'text_delta': {
+        this.#visible = true;
+        (this.#shown ??= []).push(event.delta);
+        const onTextDelta = this.#onTextDelta;
+        if (onTextDelta !== undefined) onTextDelta(event.delta);
+        else
+          context.deliver({
+            type: 'text_delta',
+            runId: state.runId,
+            turn: state.turn,
+            seq: state.seq++,
+            delta: event.delta,
+          });
+        return false;
+      }
+      case 'thinking_delta':
+        this.#visible = true;
+        context.deliver({
+          type: 'thinking_delta',
+          runId: state.runId,
+          turn: state.turn,
+          seq: state.seq++,
+          delta: event.delta,
+        });
+        return false;
+      default:
+        return false;
+    }
+  }
+
+  /** Records what the provider (or a callback) threw while the stream was read. */
+  threw(thrown: unknown): void {
+    const provider = this.#provider;
+    this.#error = ProviderError.isInstance(thrown)
+      ? thrown
+      : new ProviderError({
+          kind: 'fatal',
+          provider: provider.name,
+          message: `Provider '${provider.name}' threw instead of reporting an error event: ${toAgentError(thrown).message}`,
+          cause: thrown,
+        });
+  }
+
+  /** Ends the watch, closes the stream and says how the attempt ended, with its `message_end`. */
+  settle(): Attempt {
+    const watch = this.#watch;
+    watch.wake = undefined;
+    const idle = watch.end();
+    // A stream left before its end is closed, as for-await would, so the provider can clean up;
+    // without waiting, since a deaf provider may never answer.
+    const iterator = this.#iterator;
+    if (iterator !== undefined && !this.#ended) closeQuietly(iterator);
+
+    const context = this.#context;
+    const provider = this.#provider;
+    const request = this.#request;
+    const span = this.span;
+    let message = this.#message;
+    let error = this.#error;
+    if (context.state.stopCause !== undefined) {
+      const partial = message ?? abortedMessage(provider, request, this.#shown);
+      endMessage(context, partial, span);
+      return { kind: 'stopped', partial };
+    }
+    if (idle) {
+      // Cut off for going silent: whatever the provider made of its abort (often a done
+      // with stopReason 'aborted') is not an answer. A retryable network failure instead.
+      message = undefined;
+      error = new ProviderError({
+        kind: 'network',
+        provider: provider.name,
+        message: `The model stream sent nothing for ${this.#idleMs} ms and was closed (streamIdleTimeoutMs).`,
+      });
+    }
+    if (message === undefined && error === undefined) {
+      error = new ProviderError({
+        kind: 'malformed',
+        provider: provider.name,
+        message: `Provider '${provider.name}' ended its stream without a done or error event.`,
+      });
+    }
+    if (error !== undefined) {
+      endMessage(
+        context,
+        {
+          role: 'assistant',
+          content: [],
+          stopReason: 'error',
+          provider: provider.name,
+          model: request.model,
+          errorMessage: error.message,
+        },
+        span,
+        error,
+      );
+      return { kind: 'failed', error, visible: this.#visible, span };
+    }
+    return { kind: 'done', message: message as AssistantMessage, span };
+  }
+}
+
+/** Emits the `message_end` of an attempt, on its span. */
+export function endMessage(
+  context: RunContext,
+  message: AssistantMessage,
+  span: AttemptSpan,
+  error?: ProviderError,
+): void {
+  const state = context.state;
+  const event: AgentEventOf<'message_end'> = {
+    type: 'message_end',
+    runId: state.runId,
+    turn: state.turn,
+    seq: state.seq++,
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId,
+    message,
+  };
+  if (error !== undefined) event.error = error;
+  context.deliver(event);
+}
+
+function closeQuietly(iterator: AsyncIterator<ModelEvent>): void {
+  try {
+    iterator.return?.()?.then(undefined, ignore);
+  } catch {
+    // A provider whose return() throws has nothing more to say.
+  }
+}
+
+function ignore(): void {}
+
+/** A JavaScript provider may report a plain Error: core hands on a ProviderError whatever it got. */
+function asProviderError(error: unknown, provider: Provider): ProviderError {
+  if (ProviderError.isInstance(error)) return error;
+  const kind = (error as { kind?: unknown } | undefined)?.kind;
+  return new ProviderError({
+    kind: typeof kind === 'string' && isProviderErrorKind(kind) ? kind : 'fatal',
+    provider: provider.name,
+    message: `Provider '${provider.name}' reported an error: ${toAgentError(error).message}`,
+    cause: error,
+  });
+}
+
+function abortedMessage(provider: Provider, request: ModelRequest, shown: string[] = []): AssistantMessage {
+  return {
+    role: 'assistant',
+    content: shown.length === 0 ? [] : [{ type: 'text', text: shown.join('') }],
+    stopReason: 'aborted',
+    provider: provider.name,
+    model: request.model,
+  };
+}
