@@ -127,6 +127,8 @@ describe('two processes deciding the same pause', () => {
     expect(logged.has((winner as AgentResult).runId)).toBe(true);
     expect(logged.has((loser as AgentResult).runId)).toBe(false);
 
+    // The claimed snapshot said `running`; the winner's end replaced it, so a listing shows the session idle.
+    expect((await store.list()).sessions.map((summary) => summary.status)).toEqual(['idle']);
     const reloaded = await processOver(store, writes).get(id);
     expect(reloaded.status).toBe('idle');
     expect(historyProblems(reloaded.messages)).toEqual([]);

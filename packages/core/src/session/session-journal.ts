@@ -36,6 +36,7 @@ export class SessionJournal implements RunJournal {
   #runId = '';
   #logged = 0;
   #snapshotMessages: number;
+  #claimed = false;
 
   constructor(store: SessionStore, state: SessionState, options: SessionJournalOptions = {}) {
     this.#store = store;
@@ -119,8 +120,12 @@ export class SessionJournal implements RunJournal {
     state.updatedAt = at;
     addUsage(state.usage, result.usage);
     const logged = this.#logged;
+    // A claimed run left a snapshot saying `running` (what `list` shows): it is replaced by the run's end.
+    const claimed = this.#claimed;
+    this.#claimed = false;
     // Rewriting only once the log since the snapshot is as long as the snapshot keeps the bytes written linear.
-    if (logged >= Math.max(this.#snapshotAfter, this.#snapshotMessages)) await this.snapshot(result.messages);
+    if (claimed || logged >= Math.max(this.#snapshotAfter, this.#snapshotMessages))
+      await this.snapshot(result.messages);
   }
 
   /**
@@ -128,7 +133,8 @@ export class SessionJournal implements RunJournal {
    * with `messages` as its history and status `running`, saved only if the
    * store still holds the version this journal loaded or last saved and its
    * log holds nothing newer. Rejects with `ApprovalError` (`approval_claimed`)
-   * when another writer got there first, and the journal fails: nothing more is written.
+   * when another writer got there first, and the journal fails: nothing more
+   * is written. The end of a claimed run rewrites the snapshot, so it never stays `running`.
    */
   async claim(messages: readonly AgentMessage[]): Promise<void> {
     if (this.#failure !== undefined) throw this.#failure;
@@ -150,6 +156,7 @@ export class SessionJournal implements RunJournal {
       state.version = version;
       this.#logged = 0;
       this.#snapshotMessages = messages.length;
+      this.#claimed = true;
     } catch (error) {
       this.#failure =
         AgentError.isInstance(error) && error.code === 'session_conflict'
