@@ -9,6 +9,11 @@ export interface FileOperations {
   readFile(path: string): Promise<Buffer>;
   /** Creates `path` (it must not exist), writes `data` and fsyncs it. */
   writeNew(path: string, data: string | Uint8Array): Promise<void>;
+  /**
+   * Creates `path` only if it does not exist (else throws with code `EEXIST`)
+   * and writes `data`, without fsync: for lock files, which need no durability.
+   */
+  createExclusive(path: string, data: string): Promise<void>;
   /** Appends `data` to `path` (creating it) and fsyncs it. */
   append(path: string, data: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
@@ -29,6 +34,14 @@ export const nodeFileOperations: FileOperations = {
     try {
       await handle.writeFile(data);
       await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+  async createExclusive(path, data) {
+    const handle = await open(path, 'wx');
+    try {
+      await handle.writeFile(data);
     } finally {
       await handle.close();
     }

@@ -19,6 +19,7 @@ import {
 } from '@agent-core/core';
 import { type LogIndex, readEventsLog } from './events-log.js';
 import { type FileOperations, nodeFileOperations } from './file-operations.js';
+import { SessionLock } from './session-lock.js';
 import { errorCode, storageError } from './storage-error.js';
 
 /** Options of `new FileSessionStore(...)`. */
@@ -29,6 +30,11 @@ export interface FileSessionStoreOptions {
   logger?: Logger;
   /** The file system calls; default the real one. */
   operations?: Partial<FileOperations>;
+  /**
+   * How long a save waits for another process holding the session's lock
+   * before it throws `SessionStorageError` (`session_storage_locked`). Default 10 000.
+   */
+  lockTimeoutMs?: number;
 }
 
 /**
@@ -36,8 +42,11 @@ export interface FileSessionStoreOptions {
  * snapshot, replaced atomically: temp file in the same folder, fsync, rename,
  * fsync the folder) and `<root>/<id>/events.jsonl` (the append-only log, one
  * record per line, fsynced per append). Within one process, operations on a
- * session run one at a time; across processes it detects stale saves but
- * does not lock, so give each session one writing process at a time.
+ * session run one at a time; across processes a save is compare-and-swap
+ * under the lock file `<root>/<id>/.lock`, so of two saves from one version
+ * exactly one wins. Appends take no lock: give each session's log one
+ * writing process at a time (a run that applies decisions claims the
+ * session with a save first, so two processes deciding it give one execution).
  *
  * @example
  * const store = new FileSessionStore({ root: '/var/lib/my-agent/sessions' });
@@ -50,6 +59,7 @@ export class FileSessionStore implements SessionStore {
   readonly #locks = new Map<string, Promise<unknown>>();
   readonly #logs = new Map<string, LogIndex>();
   readonly #counter = { bytesWritten: 0 };
+  readonly #lock: SessionLock;
 
   constructor(options: FileSessionStoreOptions) {
     if (typeof options?.root !== 'string' || options.root === '') {
@@ -58,6 +68,15 @@ export class FileSessionStore implements SessionStore {
     this.root = options.root;
     this.#logger = options.logger ?? silentLogger;
     this.#files = { ...nodeFileOperations, ...options.operations };
+    const lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
+    if (!(lockTimeoutMs >= 0)) {
+      throw new TypeError(`lockTimeoutMs must be a number of milliseconds >= 0, got ${lockTimeoutMs}.`);
+    }
+    this.#lock = new SessionLock(this.#files, {
+      timeoutMs: lockTimeoutMs,
+      staleMs: 30_000,
+      logger: this.#logger,
+    });
   }
 
   /** Bytes this store has written since it was made (snapshots, log lines, set-aside copies): for measuring. */
@@ -70,28 +89,41 @@ export class FileSessionStore implements SessionStore {
   }
 
   save(state: SessionState, options: { expectedVersion: number }): Promise<{ version: number }> {
-    return this.#exclusive(state.id, async () => {
+    return this.#exclusive(state.id, () => {
       const folder = this.#folder(state.id);
-      const path = join(folder, 'session.json');
-      const actual = await this.#storedVersion(state.id, path);
-      if ((actual ?? 0) !== options.expectedVersion) {
-        throw new SessionConflictError(state.id, options.expectedVersion, actual);
-      }
-      const version = options.expectedVersion + 1;
-      const data = JSON.stringify({ ...state, version });
-      if (actual === undefined) await this.#write(folder, () => this.#files.mkdir(folder));
-      const temporary = join(folder, `.session.json.${globalThis.crypto.randomUUID()}.tmp`);
-      try {
-        await this.#files.writeNew(temporary, data);
-        await this.#files.rename(temporary, path);
-        await this.#files.syncDirectory(folder);
-      } catch (error) {
-        await this.#files.unlink(temporary).catch(() => {});
-        throw storageError(path, error);
-      }
-      this.#counter.bytesWritten += Buffer.byteLength(data);
-      return { version };
+      // Only a new session's save creates its folder: a stale save of a missing one leaves nothing behind.
+      const missing =
+        options.expectedVersion === 0
+          ? undefined
+          : () => Promise.reject(new SessionConflictError(state.id, options.expectedVersion, undefined));
+      // The version check and the rename happen under the session's lock file, so they are one step for every process.
+      return this.#lock.run(folder, () => this.#save(folder, state, options), missing);
     });
+  }
+
+  async #save(
+    folder: string,
+    state: SessionState,
+    options: { expectedVersion: number },
+  ): Promise<{ version: number }> {
+    const path = join(folder, 'session.json');
+    const actual = await this.#storedVersion(state.id, path);
+    if ((actual ?? 0) !== options.expectedVersion) {
+      throw new SessionConflictError(state.id, options.expectedVersion, actual);
+    }
+    const version = options.expectedVersion + 1;
+    const data = JSON.stringify({ ...state, version });
+    const temporary = join(folder, `.session.json.${globalThis.crypto.randomUUID()}.tmp`);
+    try {
+      await this.#files.writeNew(temporary, data);
+      await this.#files.rename(temporary, path);
+      await this.#files.syncDirectory(folder);
+    } catch (error) {
+      await this.#files.unlink(temporary).catch(() => {});
+      throw storageError(path, error);
+    }
+    this.#counter.bytesWritten += Buffer.byteLength(data);
+    return { version };
   }
 
   async list(options: ListSessionsOptions = {}): Promise<SessionPage> {
@@ -257,14 +289,6 @@ export class FileSessionStore implements SessionStore {
   #folder(id: string): string {
     checkSessionId(id);
     return join(this.root, id);
-  }
-
-  async #write(path: string, action: () => Promise<void>): Promise<void> {
-    try {
-      await action();
-    } catch (error) {
-      throw storageError(path, error);
-    }
   }
 
   /** Runs `action` after every earlier operation on the same session, so none interleave. */

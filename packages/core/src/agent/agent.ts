@@ -281,6 +281,9 @@ export class Agent {
     try {
       prepared = await this.#prepareTools();
       if (needsRunSetup(agentOptions, decisions)) {
+        // Decisions are claimed in the store first, so two processes deciding one pause give one execution.
+        if (decisions !== undefined && decisions.size > 0 && agentOptions.journal?.claim !== undefined)
+          await agentOptions.journal.claim(shared.messages);
         setup = await prepareRun({
           options: agentOptions,
           runId,
@@ -293,7 +296,7 @@ export class Agent {
         prepared = setup.tools;
       }
     } catch (error) {
-      // A tool whose schema cannot be converted, or a beforeRun hook that throws, fails the run, never result().
+      // A tool whose schema cannot be converted, a beforeRun hook that throws or a lost claim fails the run, never result().
       setupError = toAgentError(error, 'invalid_config');
       prepared = { tools: [], byName: new Map(), specs: [] };
     }

@@ -1,20 +1,23 @@
-import { AgentError } from './agent-error.js';
+import { AgentError, type AgentErrorOptions } from './agent-error.js';
 
 /**
  * A decision passed to `agent.resume()` that cannot be applied: it names a
  * call the history does not hold (`approval_unknown_call`), its input hash
- * does not match the call's input (`approval_input_mismatch`), or it is not
- * a decision at all (`approval_invalid`). Nothing ran.
+ * does not match the call's input (`approval_input_mismatch`), it is not a
+ * decision at all (`approval_invalid`), or another process decided (or
+ * changed) the stored session since this one loaded it (`approval_claimed`;
+ * `cause` is the store's conflict when a save found it). Nothing ran.
  */
 export class ApprovalError extends AgentError {
   readonly toolCallId: string | undefined;
 
   constructor(
-    code: 'approval_unknown_call' | 'approval_input_mismatch' | 'approval_invalid',
+    code: 'approval_unknown_call' | 'approval_input_mismatch' | 'approval_invalid' | 'approval_claimed',
     message: string,
     toolCallId?: string,
+    options: AgentErrorOptions = {},
   ) {
-    super(code, message);
+    super(code, message, options);
     this.name = 'ApprovalError';
     this.toolCallId = toolCallId;
   }

@@ -1,4 +1,6 @@
 import type { AgentResult } from '../agent/agent-result.js';
+import { AgentError } from '../errors/agent-error.js';
+import { ApprovalError } from '../errors/approval-error.js';
 import type { AgentMessage, ToolCallBlock } from '../messages/messages.js';
 import { addUsage } from '../messages/usage.js';
 import type { RunJournal } from './run-journal.js';
@@ -34,6 +36,7 @@ export class SessionJournal implements RunJournal {
   #runId = '';
   #logged = 0;
   #snapshotMessages: number;
+  #claimed = false;
 
   constructor(store: SessionStore, state: SessionState, options: SessionJournalOptions = {}) {
     this.#store = store;
@@ -43,6 +46,8 @@ export class SessionJournal implements RunJournal {
   }
 
   runStarted(runId: string): void {
+    // A journal that failed (a lost claim) writes nothing more, so the session keeps the status it has in the store.
+    if (this.#failure !== undefined) return;
     this.#runId = runId;
     const at = new Date().toISOString();
     this.state.status = 'running';
@@ -115,8 +120,50 @@ export class SessionJournal implements RunJournal {
     state.updatedAt = at;
     addUsage(state.usage, result.usage);
     const logged = this.#logged;
+    // A claimed run left a snapshot saying `running` (what `list` shows): it is replaced by the run's end.
+    const claimed = this.#claimed;
+    this.#claimed = false;
     // Rewriting only once the log since the snapshot is as long as the snapshot keeps the bytes written linear.
-    if (logged >= Math.max(this.#snapshotAfter, this.#snapshotMessages)) await this.snapshot(result.messages);
+    if (claimed || logged >= Math.max(this.#snapshotAfter, this.#snapshotMessages))
+      await this.snapshot(result.messages);
+  }
+
+  /**
+   * Claims the session for a run that applies approval decisions: a snapshot
+   * with `messages` as its history and status `running`, saved only if the
+   * store still holds the version this journal loaded or last saved and its
+   * log holds nothing newer. Rejects with `ApprovalError` (`approval_claimed`)
+   * when another writer got there first, and the journal fails: nothing more
+   * is written. The end of a claimed run rewrites the snapshot, so it never stays `running`.
+   */
+  async claim(messages: readonly AgentMessage[]): Promise<void> {
+    if (this.#failure !== undefined) throw this.#failure;
+    // Earlier appends are done before the version is compared; the run's own records stay queued until the claim holds.
+    await this.#writing;
+    const state = this.state;
+    try {
+      // A log that grew past what this process read means another process ran a prompt without saving.
+      const newer = await this.#store.read(state.id, { fromSeq: state.lastSeq + 1 });
+      if (newer.length > 0) throw new ApprovalError('approval_claimed', claimedMessage(state.id));
+      const claimed: SessionState = {
+        ...state,
+        status: 'running',
+        updatedAt: new Date().toISOString(),
+        messages: messages.slice(),
+      };
+      const { version } = await this.#store.save(claimed, { expectedVersion: state.version });
+      state.messages = claimed.messages;
+      state.version = version;
+      this.#logged = 0;
+      this.#snapshotMessages = messages.length;
+      this.#claimed = true;
+    } catch (error) {
+      this.#failure =
+        AgentError.isInstance(error) && error.code === 'session_conflict'
+          ? new ApprovalError('approval_claimed', claimedMessage(state.id), undefined, { cause: error })
+          : error;
+      throw this.#failure;
+    }
   }
 
   /** Saves the whole state with `messages` as its history, from the version this journal last saved. */
@@ -140,4 +187,8 @@ export class SessionJournal implements RunJournal {
       throw error;
     }
   }
+}
+
+function claimedMessage(sessionId: string): string {
+  return `Another process already decided (or changed) session '${sessionId}' since this one loaded it, so these decisions were not applied and nothing ran here. Load the session again (manager.close(id), then manager.get(id)) to see the outcome.`;
 }
