@@ -1,19 +1,16 @@
 import { AgentError } from '../errors/agent-error.js';
 import type { ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
-import type { AgentHooks, ToolCallDecision } from '../agent/agent-options.js';
-import type { AnyTool, ToolContext, ToolOutput } from '../tool/tool.js';
+import type { AnyTool, ToolOutput } from '../tool/tool.js';
 import type { RunContext } from './run-context.js';
 import { roundMs } from './round-ms.js';
 import { admitCall, type GateRefusal, stopForHalt } from '../governance/admit-call.js';
-import { isToolPauseRequest, pauseForCall } from '../governance/paused-call.js';
 import type { RunJournal } from '../session/run-journal.js';
 import { randomSpanId } from '../observability/trace-context.js';
+import { askHook } from './before-tool-call.js';
+import { errorText, invokeTool, type Outcome } from './invoke-tool.js';
 
-type Outcome = { ok: true; output: unknown } | GateRefusal;
 /** A call that passed the checks before governance: its tool and validated input. */
 type Checked = { ok: true; tool: AnyTool; input: unknown };
-
-const defaultHookTimeoutMs = 30_000;
 
 /**
  * Runs one tool call: the one place every call passes. Emits
@@ -68,12 +65,6 @@ function waiting(call: ToolCallBlock, message: string): ToolResultMessage {
   return { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: message, isError: true };
 }
 
-/**
- * Runs calls concurrently, at most `settings.maxParallelTools` at once, and
- * appends each result as soon as every earlier call has its own: the history
- * is always in call order, whatever order the tools finish in.
- */
-
 /** Checks calls in order through the whole gate; stops at the first that pauses (it and later calls are left out). */
 async function admitInOrder(
   context: RunContext,
@@ -107,6 +98,11 @@ async function admitInOrder(
   return admissions;
 }
 
+/**
+ * Runs calls concurrently, at most `settings.maxParallelTools` at once, and
+ * appends each result as soon as every earlier call has its own: the history
+ * is always in call order, whatever order the tools finish in.
+ */
 export async function executeTools(
   context: RunContext,
   allCalls: readonly ToolCallBlock[],
@@ -326,43 +322,6 @@ async function admit(
   return admitCall(context, governance, call, tool);
 }
 
-async function askHook(
-  context: RunContext,
-  call: ToolCallBlock,
-  tool: AnyTool,
-  hook: NonNullable<AgentHooks['beforeToolCall']>,
-): Promise<GateRefusal | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    const answer = hook(call, tool);
-    let decision: ToolCallDecision;
-    if (isPromiseLike(answer)) {
-      const timeoutMs = context.state.shared.options.hookTimeoutMs ?? defaultHookTimeoutMs;
-      const timedOut = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), timeoutMs);
-      });
-      const raced = await Promise.race([answer, timedOut]);
-      if (raced === 'timeout') {
-        return {
-          ok: false,
-          message: `Tool call '${call.name}' was blocked: the beforeToolCall hook did not answer within ${timeoutMs} ms (hookTimeoutMs).`,
-        };
-      }
-      decision = raced;
-    } else decision = answer;
-    if (decision !== undefined)
-      return { ok: false, message: `Tool call '${call.name}' was blocked: ${decision.block}` };
-    return undefined;
-  } catch (error) {
-    return {
-      ok: false,
-      message: `Tool call '${call.name}' was blocked: the beforeToolCall hook failed (${errorText(error)}).`,
-    };
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-  }
-}
-
 /**
  * Runs a call that passed every check. With a journal (a session store), the
  * call is durable in the session's log before its tool runs, or it does not run:
@@ -375,7 +334,7 @@ function runAdmitted(
   input: unknown,
 ): Outcome | Promise<Outcome> {
   const journal = context.state.journal;
-  if (journal === undefined) return invoke(context, call, tool, input);
+  if (journal === undefined) return invokeTool(context, call, tool, input);
   return runLogged(context, call, tool, input, journal);
 }
 
@@ -394,7 +353,7 @@ async function runLogged(
       message: `Tool '${call.name}' was not run: the session store could not record the call first (${errorText(error)}).`,
     };
   }
-  return invoke(context, call, tool, input);
+  return invokeTool(context, call, tool, input);
 }
 
 async function finishLogged(journal: RunJournal, call: ToolCallBlock, finished: Finished): Promise<void> {
@@ -403,106 +362,6 @@ async function finishLogged(journal: RunJournal, call: ToolCallBlock, finished: 
   } catch {
     // The journal keeps its failure: the next model call reports it and ends the run.
   }
-}
-
-function invoke(
-  context: RunContext,
-  call: ToolCallBlock,
-  tool: AnyTool,
-  input: unknown,
-): Outcome | Promise<Outcome> {
-  const state = context.state;
-  // The run may have stopped while the call waited for its hook, approver or log entry: a
-  // tool started now would wait on a signal that has already fired.
-  if (state.stopCause !== undefined) return notRun(call, state.stopCause);
-  const run = state.abort;
-  const timeoutMs = tool.timeoutMs ?? state.shared.options.toolTimeoutMs;
-  const controller = timeoutMs === undefined ? undefined : new AbortController();
-  // A plain object with the signal as a value (a getter would make every call's context slow to
-  // build): the run's signal is made on the run's first tool call and shared by the rest.
-  const toolContext: ToolContext = {
-    signal: controller?.signal ?? run.signal,
-    toolCallId: call.id,
-    agent: state.shared.agent,
-    run: context.runAccess,
-  };
-  const governance = state.governance;
-  if (governance?.resumes !== undefined) {
-    const resume = governance.takeResume(call.id);
-    if (resume !== undefined) toolContext.resume = resume;
-  }
-
-  let returned: unknown;
-  try {
-    returned = tool.execute(input as never, toolContext);
-  } catch (error) {
-    if (isToolPauseRequest(error)) return pauseForCall(context, call, error);
-    return { ok: false, message: `Tool '${call.name}' failed: ${errorText(error)}` };
-  }
-  // A synchronous tool costs no promise, timer or listener.
-  if (!isPromiseLike(returned)) return { ok: true, output: returned };
-
-  return new Promise<Outcome>((resolve) => {
-    let settled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // Assigned below; a tool that aborted the run synchronously settles before that.
-    let stopWaiting = noop;
-    const settle = (outcome: Outcome) => {
-      if (settled) return;
-      settled = true;
-      if (timer !== undefined) clearTimeout(timer);
-      stopWaiting();
-      resolve(outcome);
-    };
-    // Core stops waiting at once on abort, even for a tool that ignores its signal.
-    stopWaiting = run.onAbort((reason) => {
-      controller?.abort(reason);
-      settle({
-        ok: false,
-        message: `Tool '${call.name}' was stopped: the run was ${state.stopCause === 'timeout' ? 'timed out' : 'aborted'}.`,
-      });
-    });
-    if (timeoutMs !== undefined) {
-      timer = setTimeout(() => {
-        controller?.abort(new AgentError('tool_timeout', `Tool '${call.name}' timed out.`));
-        settle({
-          ok: false,
-          message: `Tool '${call.name}' timed out after ${timeoutMs} ms and was stopped.`,
-        });
-      }, timeoutMs);
-    }
-    (returned as PromiseLike<unknown>).then(
-      (output) => settle({ ok: true, output }),
-      (error: unknown) => {
-        // Once the run stopped waiting (abort, timeout), a late pause request changes nothing.
-        if (settled) return;
-        settle(
-          isToolPauseRequest(error)
-            ? pauseForCall(context, call, error)
-            : { ok: false, message: `Tool '${call.name}' failed: ${errorText(error)}` },
-        );
-      },
-    );
-  });
-}
-
-function noop(): void {}
-
-function notRun(call: ToolCallBlock, cause: 'aborted' | 'timeout'): Outcome {
-  return {
-    ok: false,
-    message: `Tool '${call.name}' was not run: the run was ${cause === 'timeout' ? 'timed out' : 'aborted'}.`,
-  };
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function normalizeOutput(output: unknown): ToolOutput {
