@@ -16,7 +16,52 @@ export type LineStart =
   | { kind: 'content' }
   | { kind: 'undecided' };
 
-const decoration = /[\s*_#>]/;
+// The two answers without a keyword are shared: classifying a line allocates nothing unless it is a keyword line.
+const content: LineStart = { kind: 'content' };
+const undecided: LineStart = { kind: 'undecided' };
+
+/**
+ * True for the characters `String.prototype.trim` removes (and `\s` matches):
+ * read by code, as the stream splitter and the classifier look at every character.
+ */
+export function isWhitespace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return (
+    code === 160 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** Markdown and whitespace that may come before a keyword: `**`, `_`, `#`, `>`. */
+function isDecoration(code: number): boolean {
+  return code === 42 || code === 95 || code === 35 || code === 62 || isWhitespace(code);
+}
+
+/** Space, tab, `*` or `_`: what may sit between a keyword and its colon, or after the colon. */
+function isPadding(code: number): boolean {
+  return code === 32 || code === 9 || code === 42 || code === 95;
+}
+
+/** `line[start...]` lower-cased against `keyword`: characters that match, up to the keyword's length. */
+function matchedLength(line: string, start: number, keyword: string): number {
+  const length = Math.min(keyword.length, line.length - start);
+  let index = 0;
+  for (; index < length; index++) {
+    let code = line.charCodeAt(start + index);
+    // Keywords are ASCII: upper-case ASCII letters are the only ones that lower-case into them.
+    if (code >= 65 && code <= 90) code += 32;
+    if (code !== keyword.charCodeAt(index)) break;
+  }
+  return index;
+}
 
 /**
  * Classifies a line by its start. Keywords count only at the start of a line,
@@ -25,30 +70,32 @@ const decoration = /[\s*_#>]/;
  * become a keyword line; the answer never changes as more of the line arrives.
  */
 export function classifyLine(line: string, complete: boolean): LineStart {
+  const length = line.length;
   let start = 0;
-  while (start < line.length && decoration.test(line[start] as string)) start++;
-  const rest = line.slice(start).toLowerCase();
-  let undecided = false;
+  while (start < length && isDecoration(line.charCodeAt(start))) start++;
+  let open = false;
   for (const keyword of keywords) {
-    if (!rest.startsWith(keyword)) {
-      if (!complete && keyword.startsWith(rest)) undecided = true;
+    const matched = matchedLength(line, start, keyword);
+    if (matched < keyword.length) {
+      // The line ended inside the keyword: more of it could still complete it.
+      if (!complete && start + matched === length) open = true;
       continue;
     }
-    let position = keyword.length;
-    while (position < rest.length && /[ \t*_]/.test(rest[position] as string)) position++;
-    if (position === rest.length) {
-      if (!complete) undecided = true;
+    let position = start + keyword.length;
+    while (position < length && isPadding(line.charCodeAt(position))) position++;
+    if (position === length) {
+      if (!complete) open = true;
       continue;
     }
-    if (rest[position] !== ':') continue;
+    if (line.charCodeAt(position) !== 58 /* : */) continue;
     position++;
-    while (position < rest.length && /[ \t*_]/.test(rest[position] as string)) position++;
+    while (position < length && isPadding(line.charCodeAt(position))) position++;
     // Wait for the first character after the colon, so closing markdown is never taken for content.
-    if (position === rest.length && !complete) {
-      undecided = true;
+    if (position === length && !complete) {
+      open = true;
       continue;
     }
-    return { kind: 'keyword', keyword, contentStart: start + position };
+    return { kind: 'keyword', keyword, contentStart: position };
   }
-  return undecided ? { kind: 'undecided' } : { kind: 'content' };
+  return open ? undecided : content;
 }
