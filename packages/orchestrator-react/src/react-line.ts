@@ -50,12 +50,12 @@ function isPadding(code: number): boolean {
   return code === 32 || code === 9 || code === 42 || code === 95;
 }
 
-/** `line[start...]` lower-cased against `keyword`: characters that match, up to the keyword's length. */
-function matchedLength(line: string, start: number, keyword: string): number {
-  const length = Math.min(keyword.length, line.length - start);
+/** `text[start, to)` lower-cased against `keyword`: characters that match, up to the keyword's length. */
+function matchedLength(text: string, start: number, to: number, keyword: string): number {
+  const length = Math.min(keyword.length, to - start);
   let index = 0;
   for (; index < length; index++) {
-    let code = line.charCodeAt(start + index);
+    let code = text.charCodeAt(start + index);
     // Keywords are ASCII: upper-case ASCII letters are the only ones that lower-case into them.
     if (code >= 65 && code <= 90) code += 32;
     if (code !== keyword.charCodeAt(index)) break;
@@ -70,28 +70,35 @@ function matchedLength(line: string, start: number, keyword: string): number {
  * become a keyword line; the answer never changes as more of the line arrives.
  */
 export function classifyLine(line: string, complete: boolean): LineStart {
-  const length = line.length;
-  let start = 0;
-  while (start < length && isDecoration(line.charCodeAt(start))) start++;
+  return classifyRange(line, 0, line.length, complete);
+}
+
+/**
+ * `classifyLine` for the line `text[from, to)`, read in place (no slice per
+ * line); a keyword's `contentStart` is an index into `text`.
+ */
+export function classifyRange(text: string, from: number, to: number, complete: boolean): LineStart {
+  let start = from;
+  while (start < to && isDecoration(text.charCodeAt(start))) start++;
   let open = false;
   for (const keyword of keywords) {
-    const matched = matchedLength(line, start, keyword);
+    const matched = matchedLength(text, start, to, keyword);
     if (matched < keyword.length) {
       // The line ended inside the keyword: more of it could still complete it.
-      if (!complete && start + matched === length) open = true;
+      if (!complete && start + matched === to) open = true;
       continue;
     }
     let position = start + keyword.length;
-    while (position < length && isPadding(line.charCodeAt(position))) position++;
-    if (position === length) {
+    while (position < to && isPadding(text.charCodeAt(position))) position++;
+    if (position === to) {
       if (!complete) open = true;
       continue;
     }
-    if (line.charCodeAt(position) !== 58 /* : */) continue;
+    if (text.charCodeAt(position) !== 58 /* : */) continue;
     position++;
-    while (position < length && isPadding(line.charCodeAt(position))) position++;
+    while (position < to && isPadding(text.charCodeAt(position))) position++;
     // Wait for the first character after the colon, so closing markdown is never taken for content.
-    if (position === length && !complete) {
+    if (position === to && !complete) {
       open = true;
       continue;
     }

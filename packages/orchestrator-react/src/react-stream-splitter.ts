@@ -1,4 +1,4 @@
-import { classifyLine, isWhitespace, type ReactKeyword } from './react-line.js';
+import { classifyRange, isWhitespace, type ReactKeyword } from './react-line.js';
 
 type Part = 'thought' | 'action' | 'answer' | 'done';
 
@@ -28,6 +28,8 @@ export class ReactStreamSplitter {
   // Whitespace seen since the last text of the section: sent only when text follows it.
   #whitespace = '';
   #sectionStart = true;
+  // What goes before the first text of a section: a line break when a thought continues.
+  #separator = '';
   #thoughtSent = false;
   readonly #answer: string[] = [];
   #out = '';
@@ -51,10 +53,13 @@ export class ReactStreamSplitter {
       if (this.#decided) {
         if (end > from) this.#content(delta, from, end);
       } else {
-        // Only the part of the line seen so far is classified: by the first character that
-        // decides it, as the classification never changes once decided.
-        const piece = from === 0 && end === length ? delta : delta.slice(from, end);
-        this.#decide(this.#line === '' ? piece : this.#line + piece, newline >= 0);
+        // The line so far is classified in place; it is copied only when held for the next delta.
+        const held = this.#line;
+        if (held === '') this.#decide(delta, from, end, newline >= 0);
+        else {
+          const line = held + delta.slice(from, end);
+          this.#decide(line, 0, line.length, newline >= 0);
+        }
       }
       if (newline < 0) break;
       if (!this.#sectionStart && this.#part !== 'action') this.#whitespace += '\n';
@@ -67,39 +72,51 @@ export class ReactStreamSplitter {
 
   /** Ends the reply: a held last line is placed now. */
   end(): void {
-    if (!this.#decided && this.#line !== '' && this.#part !== 'done') this.#decide(this.#line, true);
+    const held = this.#line;
+    if (!this.#decided && held !== '' && this.#part !== 'done') this.#decide(held, 0, held.length, true);
     this.#flush();
   }
 
-  #decide(line: string, complete: boolean): void {
-    const start = classifyLine(line, complete);
+  /**
+   * Classifies the line `text[from, to)` (all of it seen so far). A line is decided by its first
+   * characters and the decision never changes as more arrive, so classifying the whole
+   * piece at once places it as classifying it character by character would.
+   */
+  #decide(text: string, from: number, to: number, complete: boolean): void {
+    const start = classifyRange(text, from, to, complete);
     if (start.kind === 'undecided') {
-      this.#line = line;
+      this.#line = from === 0 && to === text.length ? text : text.slice(from, to);
       return;
     }
     this.#line = '';
     this.#decided = true;
     if (start.kind === 'content') {
-      this.#content(line, 0, line.length);
+      this.#content(text, from, to);
       return;
     }
     this.#switch(start.keyword);
-    this.#content(line, start.contentStart, line.length);
+    this.#content(text, start.contentStart, to);
   }
 
   #switch(keyword: ReactKeyword): void {
     this.#flush();
+    // After an action nothing more is shown: the parser takes the first action or answer, and the
+    // thought before it, so a later Thought or Final Answer would stream text the step never uses.
     const next: Part =
       this.#part === 'answer' || keyword === 'observation'
         ? 'done'
-        : keyword === 'thought'
-          ? 'thought'
-          : keyword === 'final answer'
-            ? 'answer'
-            : 'action';
-    // Another Thought line continues the thought on a new line, as the parser joins them.
-    this.#whitespace = next === 'thought' && this.#thoughtSent ? '\n' : '';
-    this.#sectionStart = !(next === 'thought' && this.#thoughtSent);
+        : this.#part === 'action'
+          ? 'action'
+          : keyword === 'thought'
+            ? 'thought'
+            : keyword === 'final answer'
+              ? 'answer'
+              : 'action';
+    // Another Thought line continues the thought on a new line, as the parser joins the
+    // sections, each trimmed: the line break goes out before the section's first text, if any.
+    this.#separator = next === 'thought' && this.#thoughtSent ? '\n' : '';
+    this.#whitespace = '';
+    this.#sectionStart = true;
     this.#part = next;
   }
 
@@ -116,7 +133,7 @@ export class ReactStreamSplitter {
     let last = to;
     while (isWhitespace(text.charCodeAt(last - 1))) last--;
     // Whitespace before the text is sent with it, except at the start of a section.
-    const before = this.#sectionStart ? '' : this.#whitespace + text.slice(from, first);
+    const before = this.#sectionStart ? this.#separator : this.#whitespace + text.slice(from, first);
     this.#out += before + text.slice(first, last);
     this.#whitespace = last === to ? '' : text.slice(last, to);
     this.#sectionStart = false;
