@@ -9,6 +9,7 @@ import {
   type TextBlock,
   type ThinkingBlock,
   type ToolCallBlock,
+  type ToolSpec,
 } from '@agent-core/core';
 import { parseReactReply } from './parse-react-reply.js';
 import { formatInstructions, protocolSection, type ReactToolSpec, reactToolSpecs } from './react-prompt.js';
@@ -25,6 +26,9 @@ export interface ReactOptions {
   /** Stop sequences that end each step. Default `['\nObservation:']`. */
   stopSequences?: readonly string[];
 }
+
+// No native tools are offered: one shared empty list, not one per step.
+const noTools: readonly ToolSpec[] = [];
 
 interface Settings {
   maxFormatRetries: number;
@@ -57,6 +61,8 @@ export function react(options: ReactOptions = {}): Orchestrator {
 async function runReact(context: OrchestratorContext, settings: Settings): Promise<RunEnd> {
   const specs = reactToolSpecs(context.toolSpecs);
   const section = protocolSection(specs);
+  let ownPrompt: string | undefined;
+  let system = section;
   // One transcript per run: each step converts only what is new, and nothing of it outlives the run.
   const transcript = new ReactTranscript();
   // Made once per run, not per step: the splitter's sink and the model call's callbacks.
@@ -84,13 +90,18 @@ async function runReact(context: OrchestratorContext, settings: Settings): Promi
     if (stop !== undefined) return { reason: stop };
 
     const own = context.systemPrompt();
+    // The same system prompt as last step (the usual case) reuses last step's text.
+    if (own !== ownPrompt) {
+      ownPrompt = own;
+      system = own === undefined || own === '' ? section : `${own}\n\n${section}`;
+    }
     streamed = false;
     splitter = new ReactStreamSplitter(sink);
     const response = await context.callModel({
       onAttemptStart,
-      system: own === undefined || own === '' ? section : `${own}\n\n${section}`,
+      system,
       messages: transcript.sync(context.modelMessages()),
-      tools: [],
+      tools: noTools,
       stopSequences: settings.stopSequences,
       append: false,
       onTextDelta,
