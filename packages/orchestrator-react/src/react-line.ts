@@ -80,8 +80,13 @@ export function classifyLine(line: string, complete: boolean): LineStart {
 export function classifyRange(text: string, from: number, to: number, complete: boolean): LineStart {
   let start = from;
   while (start < to && isDecoration(text.charCodeAt(start))) start++;
+  if (start === to) return complete ? content : undecided;
+  let first = text.charCodeAt(start);
+  if (first >= 65 && first <= 90) first += 32;
   let open = false;
   for (const keyword of keywords) {
+    // Most lines are ruled out by their first letter, before any keyword is compared.
+    if (keyword.charCodeAt(0) !== first) continue;
     const matched = matchedLength(text, start, to, keyword);
     if (matched < keyword.length) {
       // The line ended inside the keyword: more of it could still complete it.

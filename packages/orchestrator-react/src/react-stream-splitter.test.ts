@@ -85,6 +85,8 @@ describe('ReactStreamSplitter on generated replies', () => {
     'Actually: text',
     'Observation: invented',
     'plain\u00a0text\u3000',
+    'Final Answer: many words here ',
+    ' spaced  words\t',
     '\t# Thought : spaced',
   ];
 
@@ -117,6 +119,9 @@ describe('ReactStreamSplitter on generated replies', () => {
         pieces.push(reply.slice(index, index + size));
         index += size;
       }
+      // Words with the whitespace after them, as many models stream: held whole, then sent whole.
+      const words = split(reply.split(/(?<=\s)/));
+      expect({ thought: words.thought, answer: words.answer }, JSON.stringify(reply)).toEqual(expected);
       const chunked = split(pieces);
       expect({ thought: chunked.thought, answer: chunked.answer }, JSON.stringify(pieces)).toEqual(expected);
     }
@@ -133,5 +138,24 @@ describe('ReactStreamSplitter on generated replies', () => {
     splitter.end();
     expect(answer).toEqual(['The', ' answer is', '\nforty-five.']);
     expect(answer[1]).toBe(delta);
+  });
+
+  it('holds a delta that ends in whitespace until more text comes, then passes it on whole', () => {
+    const answer: string[] = [];
+    const splitter = new ReactStreamSplitter({ thought: () => {}, answer: (delta) => answer.push(delta) });
+    splitter.push('Final Answer: The');
+    expect(answer).toEqual(['The']);
+    const held = ' answer ';
+    splitter.push(held);
+    expect(answer).toEqual(['The']);
+    splitter.push('is ');
+    expect(answer).toEqual(['The', ' answer ']);
+    expect(answer[1]).toBe(held);
+    splitter.push('45.  ');
+    expect(answer).toEqual(['The', ' answer ', 'is ']);
+    // The end of the reply places the held text without its whitespace, as the parser trims it.
+    splitter.end();
+    expect(answer).toEqual(['The', ' answer ', 'is ', '45.']);
+    expect(splitter.answer).toBe('The answer is 45.');
   });
 });

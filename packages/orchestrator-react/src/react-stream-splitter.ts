@@ -30,6 +30,10 @@ export class ReactStreamSplitter {
   #sectionStart = true;
   // What goes before the first text of a section: a line break when a thought continues.
   #separator = '';
+  // A whole delta that ends in whitespace, held until it is known whether text follows it,
+  // and where its text ends.
+  #held = '';
+  #heldTextEnd = 0;
   #thoughtSent = false;
   readonly #answer: string[] = [];
   #out = '';
@@ -62,6 +66,7 @@ export class ReactStreamSplitter {
         }
       }
       if (newline < 0) break;
+      this.#resolve();
       if (!this.#sectionStart && this.#part !== 'action') this.#whitespace += '\n';
       this.#line = '';
       this.#decided = false;
@@ -74,6 +79,7 @@ export class ReactStreamSplitter {
   end(): void {
     const held = this.#line;
     if (!this.#decided && held !== '' && this.#part !== 'done') this.#decide(held, 0, held.length, true);
+    this.#resolve();
     this.#flush();
   }
 
@@ -99,6 +105,7 @@ export class ReactStreamSplitter {
   }
 
   #switch(keyword: ReactKeyword): void {
+    this.#resolve();
     this.#flush();
     // After an action nothing more is shown: the parser takes the first action or answer, and the
     // thought before it, so a later Thought or Final Answer would stream text the step never uses.
@@ -127,16 +134,44 @@ export class ReactStreamSplitter {
     let first = from;
     while (first < to && isWhitespace(text.charCodeAt(first))) first++;
     if (first === to) {
+      this.#resolve();
       if (!this.#sectionStart) this.#whitespace += text.slice(from, to);
       return;
     }
+    // Text follows a held delta: all of it goes out, its trailing whitespace included.
+    if (this.#held !== '') {
+      this.#out += this.#held;
+      this.#held = '';
+    }
     let last = to;
     while (isWhitespace(text.charCodeAt(last - 1))) last--;
+    const whole = from === 0 && to === text.length;
+    if (
+      last < to &&
+      whole &&
+      (this.#sectionStart ? first === 0 && this.#separator === '' : this.#whitespace === '')
+    ) {
+      // A whole delta that ends in whitespace is held as it is, not cut in two: it goes out
+      // whole when more text of its section arrives, or without its whitespace when the section ends.
+      this.#held = text;
+      this.#heldTextEnd = last;
+      this.#sectionStart = false;
+      return;
+    }
     // Whitespace before the text is sent with it, except at the start of a section.
-    const before = this.#sectionStart ? this.#separator : this.#whitespace + text.slice(from, first);
-    this.#out += before + text.slice(first, last);
+    const before = this.#sectionStart ? this.#separator : this.#whitespace;
+    this.#out += before + text.slice(this.#sectionStart ? first : from, last);
     this.#whitespace = last === to ? '' : text.slice(last, to);
     this.#sectionStart = false;
+  }
+
+  /** Places a held delta as text and whitespace, when what comes next is not text of its section. */
+  #resolve(): void {
+    const held = this.#held;
+    if (held === '') return;
+    this.#held = '';
+    this.#out += held.slice(0, this.#heldTextEnd);
+    this.#whitespace = held.slice(this.#heldTextEnd);
   }
 
   #flush(): void {
