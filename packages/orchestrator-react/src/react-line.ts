@@ -1,15 +1,6 @@
 /** A keyword of the ReAct text protocol, lower case. */
 export type ReactKeyword = 'thought' | 'action' | 'action input' | 'observation' | 'final answer';
 
-// `action input` before `action`, so the longer keyword wins.
-const keywords: readonly ReactKeyword[] = [
-  'thought',
-  'action input',
-  'action',
-  'observation',
-  'final answer',
-];
-
 /** How a line of a reply starts: with a protocol keyword, as plain content, or not known yet. */
 export type LineStart =
   | { kind: 'keyword'; keyword: ReactKeyword; contentStart: number }
@@ -50,17 +41,35 @@ function isPadding(code: number): boolean {
   return code === 32 || code === 9 || code === 42 || code === 95;
 }
 
-/** `text[start, to)` lower-cased against `keyword`: characters that match, up to the keyword's length. */
-function matchedLength(text: string, start: number, to: number, keyword: string): number {
-  const length = Math.min(keyword.length, to - start);
-  let index = 0;
-  for (; index < length; index++) {
+// What `keywordAt` answers besides a content start: no keyword here, or not known yet.
+const noKeyword = -1;
+const openKeyword = -2;
+
+/**
+ * Whether `text[start, to)` starts with `keyword` (in any case) and its colon: the index
+ * where the content starts, `noKeyword`, or `openKeyword` while more of the line could still
+ * make it one (`complete` false).
+ */
+function keywordAt(text: string, start: number, to: number, keyword: string, complete: boolean): number {
+  const length = keyword.length;
+  const available = to - start < length ? to - start : length;
+  for (let index = 0; index < available; index++) {
     let code = text.charCodeAt(start + index);
     // Keywords are ASCII: upper-case ASCII letters are the only ones that lower-case into them.
     if (code >= 65 && code <= 90) code += 32;
-    if (code !== keyword.charCodeAt(index)) break;
+    if (code !== keyword.charCodeAt(index)) return noKeyword;
   }
-  return index;
+  // The line ended inside the keyword: more of it could still complete it.
+  if (available < length) return complete ? noKeyword : openKeyword;
+  let position = start + length;
+  while (position < to && isPadding(text.charCodeAt(position))) position++;
+  if (position === to) return complete ? noKeyword : openKeyword;
+  if (text.charCodeAt(position) !== 58 /* : */) return noKeyword;
+  position++;
+  while (position < to && isPadding(text.charCodeAt(position))) position++;
+  // Wait for the first character after the colon, so closing markdown is never taken for content.
+  if (position === to && !complete) return openKeyword;
+  return position;
 }
 
 /**
@@ -83,31 +92,19 @@ export function classifyRange(text: string, from: number, to: number, complete: 
   if (start === to) return complete ? content : undecided;
   let first = text.charCodeAt(start);
   if (first >= 65 && first <= 90) first += 32;
-  let open = false;
-  for (const keyword of keywords) {
-    // Most lines are ruled out by their first letter, before any keyword is compared.
-    if (keyword.charCodeAt(0) !== first) continue;
-    const matched = matchedLength(text, start, to, keyword);
-    if (matched < keyword.length) {
-      // The line ended inside the keyword: more of it could still complete it.
-      if (!complete && start + matched === to) open = true;
-      continue;
-    }
-    let position = start + keyword.length;
-    while (position < to && isPadding(text.charCodeAt(position))) position++;
-    if (position === to) {
-      if (!complete) open = true;
-      continue;
-    }
-    if (text.charCodeAt(position) !== 58 /* : */) continue;
-    position++;
-    while (position < to && isPadding(text.charCodeAt(position))) position++;
-    // Wait for the first character after the colon, so closing markdown is never taken for content.
-    if (position === to && !complete) {
-      open = true;
-      continue;
-    }
-    return { kind: 'keyword', keyword, contentStart: position };
-  }
-  return open ? undecided : content;
+  // Most lines are ruled out by their first letter, before any keyword is compared.
+  let keyword: ReactKeyword;
+  let found: number;
+  if (first === 116 /* t */) found = keywordAt(text, start, to, (keyword = 'thought'), complete);
+  else if (first === 111 /* o */) found = keywordAt(text, start, to, (keyword = 'observation'), complete);
+  else if (first === 102 /* f */) found = keywordAt(text, start, to, (keyword = 'final answer'), complete);
+  else if (first === 97 /* a */) {
+    // `action input` before `action`, so the longer keyword wins.
+    const input = keywordAt(text, start, to, 'action input', complete);
+    if (input >= 0) return { kind: 'keyword', keyword: 'action input', contentStart: input };
+    found = keywordAt(text, start, to, (keyword = 'action'), complete);
+    if (found === noKeyword && input === openKeyword) found = openKeyword;
+  } else return content;
+  if (found >= 0) return { kind: 'keyword', keyword, contentStart: found };
+  return found === openKeyword ? undecided : content;
 }

@@ -15,9 +15,11 @@ export interface ReactStreamSink {
  * be a keyword line, and whitespace only until text follows it, so the
  * answer streamed equals the parsed answer exactly.
  *
- * A delta costs one scan for a line break and, once its line is known, at
- * most one slice: a line is classified once, when it is decided, not per
- * character, and a delta of plain text is passed on as it is.
+ * A delta costs one scan for a line break: a line is classified once, when
+ * its first characters decide it, not per character, and a delta of plain
+ * text is passed on as it is. A delta that ends in whitespace goes out when
+ * the next text of its section arrives (whole), or at the section's end
+ * (without the whitespace, as the parser trims it).
  */
 export class ReactStreamSplitter {
   readonly #sink: ReactStreamSink;
@@ -145,24 +147,21 @@ export class ReactStreamSplitter {
     }
     let last = to;
     while (isWhitespace(text.charCodeAt(last - 1))) last--;
-    const whole = from === 0 && to === text.length;
-    if (
-      last < to &&
-      whole &&
-      (this.#sectionStart ? first === 0 && this.#separator === '' : this.#whitespace === '')
-    ) {
-      // A whole delta that ends in whitespace is held as it is, not cut in two: it goes out
-      // whole when more text of its section arrives, or without its whitespace when the section ends.
-      this.#held = text;
-      this.#heldTextEnd = last;
-      this.#sectionStart = false;
-      return;
-    }
     // Whitespace before the text is sent with it, except at the start of a section.
     const before = this.#sectionStart ? this.#separator : this.#whitespace;
-    this.#out += before + text.slice(this.#sectionStart ? first : from, last);
-    this.#whitespace = last === to ? '' : text.slice(last, to);
+    const start = this.#sectionStart ? first : from;
+    this.#whitespace = '';
     this.#sectionStart = false;
+    if (last < to) {
+      // Text that ends in whitespace is held, whole, not cut in two: it goes out as it is when
+      // more text of its section arrives, or without its whitespace when the section ends.
+      // A delta of plain text is then passed on as it is: no slice and no concatenation.
+      this.#out += before;
+      this.#held = start === 0 && to === text.length ? text : text.slice(start, to);
+      this.#heldTextEnd = last - start;
+      return;
+    }
+    this.#out += before + (start === 0 && to === text.length ? text : text.slice(start, last));
   }
 
   /** Places a held delta as text and whitespace, when what comes next is not text of its section. */
