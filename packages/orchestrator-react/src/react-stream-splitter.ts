@@ -37,7 +37,8 @@ export class ReactStreamSplitter {
   #held = '';
   #heldTextEnd = 0;
   #thoughtSent = false;
-  readonly #answer: string[] = [];
+  // The answer's deltas, made on the first: a thought-and-action step allocates none.
+  #answer: string[] | undefined;
   #out = '';
 
   constructor(sink: ReactStreamSink) {
@@ -46,7 +47,7 @@ export class ReactStreamSplitter {
 
   /** The final-answer text sent so far. */
   get answer(): string {
-    return this.#answer.join('');
+    return this.#answer === undefined ? '' : this.#answer.join('');
   }
 
   /** Takes the next piece of the reply. */
@@ -181,7 +182,8 @@ export class ReactStreamSplitter {
       this.#thoughtSent = true;
       this.#sink.thought(out);
     } else if (this.#part === 'answer') {
-      this.#answer.push(out);
+      if (this.#answer === undefined) this.#answer = [out];
+      else this.#answer.push(out);
       this.#sink.answer(out);
     }
   }
