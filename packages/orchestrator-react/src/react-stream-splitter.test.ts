@@ -122,6 +122,9 @@ describe('ReactStreamSplitter on generated replies', () => {
       // Words with the whitespace after them, as many models stream: held whole, then sent whole.
       const words = split(reply.split(/(?<=\s)/));
       expect({ thought: words.thought, answer: words.answer }, JSON.stringify(reply)).toEqual(expected);
+      // Words with the whitespace before them, as byte-pair tokenizers cut text.
+      const tokens = split(reply.split(/(?=\s)/));
+      expect({ thought: tokens.thought, answer: tokens.answer }, JSON.stringify(reply)).toEqual(expected);
       const chunked = split(pieces);
       expect({ thought: chunked.thought, answer: chunked.answer }, JSON.stringify(pieces)).toEqual(expected);
     }

@@ -53,6 +53,31 @@ export class ReactStreamSplitter {
   /** Takes the next piece of the reply. */
   push(delta: string): void {
     const length = delta.length;
+    // The usual delta: more text in the middle of a thought or answer line, with no line break.
+    // It goes out as it is (or is held, if it ends in whitespace) without the general walk below.
+    if (
+      this.#decided &&
+      !this.#sectionStart &&
+      this.#whitespace === '' &&
+      (this.#part === 'thought' || this.#part === 'answer') &&
+      length > 0 &&
+      delta.indexOf('\n') < 0
+    ) {
+      const held = this.#held;
+      if (!isWhitespace(delta.charCodeAt(length - 1))) {
+        this.#held = '';
+        this.#send(held === '' ? delta : held + delta);
+        return;
+      }
+      let textEnd = length - 1;
+      while (textEnd > 0 && isWhitespace(delta.charCodeAt(textEnd - 1))) textEnd--;
+      if (textEnd > 0) {
+        this.#held = delta;
+        this.#heldTextEnd = textEnd;
+        if (held !== '') this.#send(held);
+        return;
+      }
+    }
     let from = 0;
     while (from < length && this.#part !== 'done') {
       const newline = delta.indexOf('\n', from);
@@ -178,6 +203,11 @@ export class ReactStreamSplitter {
     const out = this.#out;
     if (out === '') return;
     this.#out = '';
+    this.#send(out);
+  }
+
+  /** Sends placed text to the sink of the part it belongs to. */
+  #send(out: string): void {
     if (this.#part === 'thought') {
       this.#thoughtSent = true;
       this.#sink.thought(out);
