@@ -86,10 +86,18 @@ export class ReactTranscript {
     // Text next to a tool call (from a native tool-calling turn) is reasoning, not an answer.
     if (first !== undefined && reasoning !== '')
       thought = thought === '' ? reasoning : `${thought}\n${reasoning}`;
-    const opening = thought === '' ? '' : `Thought: ${thought}`;
-    const closing = first !== undefined ? actionText(first) : answer !== '' ? `Final Answer: ${answer}` : '';
-    const text = opening === '' ? closing : closing === '' ? opening : `${opening}\n${closing}`;
-    if (text !== '') this.messages.push(assistantText(text));
+    // Joined into one flat string: pieces added with `+` would stay a chain of string parts
+    // for the rest of the run, several times the size of the text.
+    const parts: string[] = [];
+    if (thought !== '') parts.push('Thought: ', thought);
+    if (first !== undefined) {
+      if (parts.length > 0) parts.push('\n');
+      parts.push(actionText(first));
+    } else if (answer !== '') {
+      if (parts.length > 0) parts.push('\n');
+      parts.push('Final Answer: ', answer);
+    }
+    if (parts.length > 0) this.messages.push(assistantText(parts.join('')));
   }
 
   #observation(result: ToolResultMessage): void {
@@ -114,7 +122,7 @@ export class ReactTranscript {
 }
 
 function actionText(call: ToolCallBlock): string {
-  return `Action: ${call.name}\nAction Input: ${JSON.stringify(call.input)}`;
+  return ['Action: ', call.name, '\nAction Input: ', JSON.stringify(call.input)].join('');
 }
 
 function assistantText(text: string): AssistantMessage {
