@@ -92,7 +92,7 @@ export class ReactTranscript {
     if (thought !== '') parts.push('Thought: ', thought);
     if (first !== undefined) {
       if (parts.length > 0) parts.push('\n');
-      parts.push(actionText(first));
+      pushAction(parts, first);
     } else if (answer !== '') {
       if (parts.length > 0) parts.push('\n');
       parts.push('Final Answer: ', answer);
@@ -122,7 +122,13 @@ export class ReactTranscript {
 }
 
 function actionText(call: ToolCallBlock): string {
-  return ['Action: ', call.name, '\nAction Input: ', JSON.stringify(call.input)].join('');
+  return pushAction([], call).join('');
+}
+
+/** Adds the pieces of a call's `Action:` and `Action Input:` lines to `parts`, to be joined once. */
+function pushAction(parts: string[], call: ToolCallBlock): string[] {
+  parts.push('Action: ', call.name, '\nAction Input: ', JSON.stringify(call.input));
+  return parts;
 }
 
 function assistantText(text: string): AssistantMessage {
