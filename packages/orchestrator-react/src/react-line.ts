@@ -52,7 +52,7 @@ const openKeyword = -2;
  */
 function keywordAt(text: string, start: number, to: number, keyword: string, complete: boolean): number {
   const length = keyword.length;
-  const available = to - start < length ? to - start : length;
+  const available = Math.min(to - start, length);
   for (let index = 0; index < available; index++) {
     let code = text.charCodeAt(start + index);
     // Keywords are ASCII: upper-case ASCII letters are the only ones that lower-case into them.
