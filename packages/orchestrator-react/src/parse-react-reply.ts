@@ -1,4 +1,4 @@
-import { classifyLine, type ReactKeyword } from './react-line.js';
+import { classifyRange, isWhitespace, type ReactKeyword } from './react-line.js';
 
 /**
  * One parsed ReAct reply: a tool call, a final answer, or a malformed step
@@ -78,31 +78,47 @@ export function parseReactReply(reply: string): ReactStep {
 function splitSections(reply: string): Section[] {
   const sections: Section[] = [];
   let keyword: ReactKeyword | undefined;
-  let lines: string[] = [];
-  const close = () => {
-    const text = lines.join('\n').trim();
+  // The current section is `reply[textStart, lineStart - 1)`, read in place: no line is sliced or joined.
+  let textStart = 0;
+  let lineStart = 0;
+  const close = (end: number) => {
+    const text = trimmedSlice(reply, textStart, end);
     if (keyword !== undefined || text !== '') sections.push({ keyword, text });
   };
-  for (const line of reply.split('\n')) {
-    const start = classifyLine(line, true);
-    if (start.kind !== 'keyword') {
-      lines.push(line);
-      continue;
+  for (;;) {
+    const newline = reply.indexOf('\n', lineStart);
+    const lineEnd = newline < 0 ? reply.length : newline;
+    const start = classifyRange(reply, lineStart, lineEnd, true);
+    if (start.kind === 'keyword') {
+      close(Math.max(textStart, lineStart - 1));
+      // An observation the model wrote itself is invented: nothing from here on counts.
+      if (start.keyword === 'observation') return sections;
+      // The final answer ends at the next keyword line; whatever follows it is ignored.
+      if (keyword === 'final answer') return sections;
+      keyword = start.keyword;
+      textStart = start.contentStart;
     }
-    close();
-    // An observation the model wrote itself is invented: nothing from here on counts.
-    if (start.keyword === 'observation') return sections;
-    // The final answer ends at the next keyword line; whatever follows it is ignored.
-    if (keyword === 'final answer') return sections;
-    keyword = start.keyword;
-    lines = [line.slice(start.contentStart)];
+    if (newline < 0) break;
+    lineStart = newline + 1;
   }
-  close();
+  close(reply.length);
   return sections;
 }
 
+/** `text.slice(from, to).trim()`, with one slice. */
+function trimmedSlice(text: string, from: number, to: number): string {
+  let start = from;
+  let end = to;
+  while (start < end && isWhitespace(text.charCodeAt(start))) start++;
+  while (end > start && isWhitespace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
 function cleanToolName(text: string): string {
-  const firstLine = text.split('\n')[0] ?? '';
+  // The common name needs no cleaning: one test, no copies.
+  if (/^[\w-]+$/.test(text)) return text;
+  const newline = text.indexOf('\n');
+  const firstLine = newline < 0 ? text : text.slice(0, newline);
   return firstLine
     .trim()
     .replace(/^[`'"*[]+|[`'"*\]]+$/g, '')
@@ -114,9 +130,8 @@ function cleanToolName(text: string): string {
 /** The input as an object, or a sentence saying what is wrong with it. */
 function parseInput(text: string): Record<string, unknown> | undefined | string {
   let json = text.trim();
-  const fenced = /^`{3,}[\w-]*[ \t]*\n?([\s\S]*?)\n?[ \t]*`{3,}/.exec(json);
-  if (fenced !== null) json = (fenced[1] as string).trim();
-  else if (/^`[^`]*`$/.test(json)) json = json.slice(1, -1).trim();
+  // Only a reply that opens with a backtick can hold a fence or a code span.
+  if (json.charCodeAt(0) === 96 /* ` */) json = unfenced(json);
   if (json === '') return undefined;
   let value: unknown;
   try {
@@ -136,4 +151,12 @@ function parseInput(text: string): Record<string, unknown> | undefined | string 
     return 'the \'Action Input:\' must be one JSON object, such as {"name": "value"}.';
   }
   return value as Record<string, unknown>;
+}
+
+/** The JSON inside a code fence or a code span, or the text as it is. */
+function unfenced(text: string): string {
+  const fenced = /^`{3,}[\w-]*[ \t]*\n?([\s\S]*?)\n?[ \t]*`{3,}/.exec(text);
+  if (fenced !== null) return (fenced[1] as string).trim();
+  if (/^`[^`]*`$/.test(text)) return text.slice(1, -1).trim();
+  return text;
 }

@@ -43,8 +43,28 @@ export function formatInstructions(tools: readonly ReactToolSpec[]): string {
   ].join('\n');
 }
 
+// The last section built per first tool (or none): agents made per request with the same tools
+// build the section once, not per run.
+const sections = new WeakMap<object, { tools: readonly ReactToolSpec[]; section: string }>();
+const noToolsKey = {};
+
 /** The protocol section appended to the agent's system prompt: the tools with their input schemas, then the format. */
 export function protocolSection(tools: readonly ReactToolSpec[]): string {
+  const key = tools[0] ?? noToolsKey;
+  const cached = sections.get(key);
+  if (cached !== undefined && sameTools(cached.tools, tools)) return cached.section;
+  const section = buildSection(tools);
+  sections.set(key, { tools: [...tools], section });
+  return section;
+}
+
+function sameTools(left: readonly ReactToolSpec[], right: readonly ReactToolSpec[]): boolean {
+  if (left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index++) if (left[index] !== right[index]) return false;
+  return true;
+}
+
+function buildSection(tools: readonly ReactToolSpec[]): string {
   const lines = ['# Tools and reply format', ''];
   if (tools.length > 0) {
     lines.push('You can use these tools:', '');

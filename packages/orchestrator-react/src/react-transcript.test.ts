@@ -75,4 +75,40 @@ describe('ReactTranscript', () => {
     ]);
     expect(transcript.sync([])).toEqual([]);
   });
+
+  it('joins thinking blocks by line, texts as they are for an answer, and skips what has neither', () => {
+    const text = (value: string) => ({
+      role: 'assistant',
+      content: [{ type: 'text', text: value }],
+      stopReason: 'end_turn',
+    });
+    const history: Message[] = [
+      {
+        role: 'assistant',
+        stopReason: 'end_turn',
+        content: [
+          { type: 'thinking', thinking: 'first' },
+          { type: 'thinking', thinking: 'hidden', redacted: true },
+          { type: 'text', text: 'Forty' },
+          { type: 'thinking', thinking: 'second' },
+          { type: 'text', text: '-five.' },
+        ],
+      },
+      { role: 'assistant', stopReason: 'end_turn', content: [{ type: 'thinking', thinking: 'only this' }] },
+      { role: 'assistant', stopReason: 'end_turn', content: [{ type: 'text', text: '' }] },
+      {
+        role: 'assistant',
+        stopReason: 'tool_use',
+        content: [
+          { type: 'text', text: 'Let me look.' },
+          { type: 'toolCall', id: 'c', name: 'find', input: {} },
+        ],
+      },
+    ];
+    expect(new ReactTranscript().sync(history)).toEqual([
+      text('Thought: first\nsecond\nFinal Answer: Forty-five.'),
+      text('Thought: only this'),
+      text('Thought: Let me look.\nAction: find\nAction Input: {}'),
+    ]);
+  });
 });

@@ -1,5 +1,4 @@
 import type {
-  AgentMessage,
   AssistantMessage,
   ImageBlock,
   Message,
@@ -65,28 +64,40 @@ export class ReactTranscript {
   }
 
   #assistant(message: AssistantMessage): void {
-    const thoughts: string[] = [];
-    const texts: string[] = [];
-    const calls: ToolCallBlock[] = [];
+    // One pass, no arrays: thinking blocks joined by line breaks, texts kept both ways until
+    // it is known whether they are an answer (joined as they are) or reasoning next to a call.
+    let thought = '';
+    let reasoning = '';
+    let answer = '';
+    let first: ToolCallBlock | undefined;
     for (const block of message.content) {
       if (block.type === 'thinking') {
-        if (block.thinking !== '' && block.redacted !== true) thoughts.push(block.thinking);
+        if (block.thinking !== '' && block.redacted !== true)
+          thought = thought === '' ? block.thinking : `${thought}\n${block.thinking}`;
       } else if (block.type === 'text') {
-        if (block.text !== '') texts.push(block.text);
-      } else calls.push(block);
+        if (block.text !== '') {
+          answer += block.text;
+          reasoning = reasoning === '' ? block.text : `${reasoning}\n${block.text}`;
+        }
+      } else if (first === undefined) first = block;
+      // Calls after the first get their Action right before their Observation.
+      else this.#deferred.set(block.id, block);
     }
     // Text next to a tool call (from a native tool-calling turn) is reasoning, not an answer.
-    if (calls.length > 0) thoughts.push(...texts);
-    const lines: string[] = [];
-    if (thoughts.length > 0) lines.push(`Thought: ${thoughts.join('\n')}`);
-    const [first, ...rest] = calls;
+    if (first !== undefined && reasoning !== '')
+      thought = thought === '' ? reasoning : `${thought}\n${reasoning}`;
+    // Joined into one flat string: pieces added with `+` would stay a chain of string parts
+    // for the rest of the run, several times the size of the text.
+    const parts: string[] = [];
+    if (thought !== '') parts.push('Thought: ', thought);
     if (first !== undefined) {
-      lines.push(actionText(first));
-      for (const call of rest) this.#deferred.set(call.id, call);
-    } else if (texts.length > 0) {
-      lines.push(`Final Answer: ${texts.join('')}`);
+      if (parts.length > 0) parts.push('\n');
+      pushAction(parts, first);
+    } else if (answer !== '') {
+      if (parts.length > 0) parts.push('\n');
+      parts.push('Final Answer: ', answer);
     }
-    if (lines.length > 0) this.messages.push(assistantText(lines.join('\n')));
+    if (parts.length > 0) this.messages.push(assistantText(parts.join('')));
   }
 
   #observation(result: ToolResultMessage): void {
@@ -111,7 +122,13 @@ export class ReactTranscript {
 }
 
 function actionText(call: ToolCallBlock): string {
-  return `Action: ${call.name}\nAction Input: ${JSON.stringify(call.input)}`;
+  return pushAction([], call).join('');
+}
+
+/** Adds the pieces of a call's `Action:` and `Action Input:` lines to `parts`, to be joined once. */
+function pushAction(parts: string[], call: ToolCallBlock): string[] {
+  parts.push('Action: ', call.name, '\nAction Input: ', JSON.stringify(call.input));
+  return parts;
 }
 
 function assistantText(text: string): AssistantMessage {

@@ -6,12 +6,14 @@ import {
   type Orchestrator,
   type OrchestratorContext,
   type RunEnd,
+  type TextBlock,
   type ThinkingBlock,
   type ToolCallBlock,
+  type ToolSpec,
 } from '@agent-core/core';
 import { parseReactReply } from './parse-react-reply.js';
 import { formatInstructions, protocolSection, type ReactToolSpec, reactToolSpecs } from './react-prompt.js';
-import { ReactStreamSplitter } from './react-stream-splitter.js';
+import { type ReactStreamSink, ReactStreamSplitter } from './react-stream-splitter.js';
 import { ReactTranscript } from './react-transcript.js';
 
 /** Options of `react()`. */
@@ -24,6 +26,9 @@ export interface ReactOptions {
   /** Stop sequences that end each step. Default `['\nObservation:']`. */
   stopSequences?: readonly string[];
 }
+
+// No native tools are offered: one shared empty list, not one per step.
+const noTools: readonly ToolSpec[] = [];
 
 interface Settings {
   maxFormatRetries: number;
@@ -56,8 +61,27 @@ export function react(options: ReactOptions = {}): Orchestrator {
 async function runReact(context: OrchestratorContext, settings: Settings): Promise<RunEnd> {
   const specs = reactToolSpecs(context.toolSpecs);
   const section = protocolSection(specs);
+  let ownPrompt: string | undefined;
+  let system = section;
   // One transcript per run: each step converts only what is new, and nothing of it outlives the run.
   const transcript = new ReactTranscript();
+  // Made once per run, not per step: the splitter's sink and the model call's callbacks.
+  const sink: ReactStreamSink = {
+    thought: (delta) => context.emit({ type: 'thinking_delta', delta }),
+    answer: (delta) => context.emit({ type: 'text_delta', delta }),
+  };
+  let splitter: ReactStreamSplitter;
+  let streamed = false;
+  // A retried attempt starts the reply over: so does the splitter.
+  const onAttemptStart = (attempt: number) => {
+    if (attempt > 0) splitter = new ReactStreamSplitter(sink);
+  };
+  const onTextDelta = (delta: string) => {
+    streamed = true;
+    splitter.push(delta);
+  };
+  // Call ids are joined into flat strings: a template literal would keep a chain of string pieces per call.
+  const callIdPrefix = `react_${context.runId.slice(0, 8)}_`;
   let formatFailures = 0;
   let calls = 0;
 
@@ -66,34 +90,29 @@ async function runReact(context: OrchestratorContext, settings: Settings): Promi
     if (stop !== undefined) return { reason: stop };
 
     const own = context.systemPrompt();
-    let streamed = false;
-    const newSplitter = () =>
-      new ReactStreamSplitter({
-        thought: (delta) => context.emit({ type: 'thinking_delta', delta }),
-        answer: (delta) => context.emit({ type: 'text_delta', delta }),
-      });
-    let splitter = newSplitter();
+    // The same system prompt as last step (the usual case) reuses last step's text.
+    if (own !== ownPrompt) {
+      ownPrompt = own;
+      system = own === undefined || own === '' ? section : `${own}\n\n${section}`;
+    }
+    streamed = false;
+    splitter = new ReactStreamSplitter(sink);
     const response = await context.callModel({
-      // A retried attempt starts the reply over: so does the splitter.
-      onAttemptStart: (attempt) => {
-        if (attempt > 0) splitter = newSplitter();
-      },
-      system: own === undefined || own === '' ? section : `${own}\n\n${section}`,
+      onAttemptStart,
+      system,
       messages: transcript.sync(context.modelMessages()),
-      tools: [],
+      tools: noTools,
       stopSequences: settings.stopSequences,
       append: false,
-      onTextDelta: (delta) => {
-        streamed = true;
-        splitter.push(delta);
-      },
+      onTextDelta,
     });
     if (!response.ok) {
       // Like agentic, keep the part of the answer the user already saw.
-      if (response.reason !== 'error' && splitter.answer !== '') {
+      const answer = splitter.answer;
+      if (response.reason !== 'error' && answer !== '') {
         context.append({
           role: 'assistant',
-          content: [{ type: 'text', text: splitter.answer }],
+          content: [{ type: 'text', text: answer }],
           stopReason: 'aborted',
         });
       }
@@ -140,17 +159,18 @@ async function runReact(context: OrchestratorContext, settings: Settings): Promi
       continue;
     }
     formatFailures = 0;
-    const thinking: ThinkingBlock[] =
-      step.thought === '' ? [] : [{ type: 'thinking', thinking: step.thought }];
+    // Content arrays are built at their final size: a spread into a literal leaves spare slots in the history.
+    const thinking: ThinkingBlock | undefined =
+      step.thought === '' ? undefined : { type: 'thinking', thinking: step.thought };
 
     if (step.type === 'action') {
       const call: ToolCallBlock = {
         type: 'toolCall',
-        id: `react_${context.runId.slice(0, 8)}_${calls++}`,
+        id: [callIdPrefix, calls++].join(''),
         name: spec?.name ?? step.tool,
         input: step.input ?? {},
       };
-      const assistant = ownMessage(message, [...thinking, call], 'tool_use');
+      const assistant = ownMessage(message, thinking === undefined ? [call] : [thinking, call], 'tool_use');
       context.append(assistant);
       // Steering that arrived while the model was answering: the action does not run.
       if (context.pollSteering().length > 0) {
@@ -180,9 +200,10 @@ async function runReact(context: OrchestratorContext, settings: Settings): Promi
 
     if (step.type !== 'final') continue; // malformed steps were handled above
     const cutOff = message.stopReason === 'max_tokens';
+    const text: TextBlock = { type: 'text', text: step.answer };
     const final = ownMessage(
       message,
-      [...thinking, { type: 'text', text: step.answer }],
+      thinking === undefined ? [text] : [thinking, text],
       cutOff ? 'max_tokens' : 'end_turn',
     );
     context.append(final);
