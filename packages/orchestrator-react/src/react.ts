@@ -155,7 +155,7 @@ async function runReact(context: OrchestratorContext, settings: Settings): Promi
         reply,
         `Observation: Your reply did not follow the format: ${problem}\n\n${formatInstructions(specs)}`,
       );
-      if (!context.signal.aborted) context.pollSteering();
+      if (!context.aborted) context.pollSteering();
       continue;
     }
     formatFailures = 0;
@@ -193,7 +193,7 @@ async function runReact(context: OrchestratorContext, settings: Settings): Promi
         );
       }
       // As in agentic: steering that arrived during the action is taken before the turn ends.
-      if (!context.signal.aborted) context.pollSteering();
+      if (!context.aborted) context.pollSteering();
       context.endTurn(assistant);
       continue;
     }
