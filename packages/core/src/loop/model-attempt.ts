@@ -48,6 +48,20 @@ export class ModelAttempt {
   /** The text shown so far: kept when an abort cuts the stream off before the provider answers it. */
   #shown: string[] | undefined;
 
+  // The one wait in flight: reading stops after a cut-off, so an old step settling late finds
+  // its wait already settled, and settling it again does nothing.
+  #resolveStep: (step: IteratorResult<ModelEvent>) => void = ignore;
+  #rejectStep: (error: unknown) => void = ignore;
+  readonly #arm = (
+    resolve: (step: IteratorResult<ModelEvent>) => void,
+    reject: (error: unknown) => void,
+  ): void => {
+    this.#resolveStep = resolve;
+    this.#rejectStep = reject;
+  };
+  readonly #settleStep = (step: IteratorResult<ModelEvent>): void => this.#resolveStep(step);
+  readonly #failStep = (error: unknown): void => this.#rejectStep(error);
+
   constructor(
     context: RunContext,
     provider: Provider,
@@ -94,13 +108,13 @@ export class ModelAttempt {
   next(): Promise<IteratorResult<ModelEvent>> | undefined {
     if (this.#watch.cutOff) return undefined;
     const next = (this.#iterator as AsyncIterator<ModelEvent>).next();
-    const watch = this.#watch;
     // The watch wakes this wait when it aborts the call (no listener per call): a provider
     // that ignores its signal cannot hold the run, and what it yields later is ignored.
-    return new Promise<IteratorResult<ModelEvent>>((resolve, reject) => {
-      watch.wake = resolve;
-      next.then(resolve, reject);
-    });
+    // The callbacks are made once per attempt: an event costs the promise and its `then`.
+    const wait = new Promise<IteratorResult<ModelEvent>>(this.#arm);
+    this.#watch.wake = this.#settleStep;
+    next.then(this.#settleStep, this.#failStep);
+    return wait;
   }
 
   /** Takes one step of the stream; true when the attempt has its answer (or is cut off) and reading stops. */
