@@ -1,26 +1,11 @@
 // Runs a session whose second tool call hangs (mode "first"), or loads it in a fresh process and prompts again ("second").
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { historyProblems, SessionManager, toolCallsOf } from '@agent-core/core';
+import { historyProblems, SessionManager } from '@agent-core/core';
+import { stepOrchestrator } from '@agent-core/core/testing';
 import { FileSessionStore } from '../../dist/index.js';
 
 const [root, mode] = process.argv.slice(2);
-
-const orchestrator = {
-  name: 'steps',
-  async run(ctx) {
-    for (;;) {
-      const stop = ctx.nextTurn();
-      if (stop !== undefined) return { reason: stop };
-      const response = await ctx.callModel();
-      if (!response.ok) return { reason: response.reason, error: response.error };
-      const calls = toolCallsOf(response.message);
-      for (const call of calls) await ctx.executeTool(call);
-      ctx.endTurn(response.message);
-      if (calls.length === 0) return { reason: 'completed' };
-    }
-  },
-};
 
 // A stateless model: its reply depends only on the request, as a real model's would.
 const provider = {
@@ -56,7 +41,7 @@ const work = {
 
 const manager = new SessionManager({
   store: new FileSessionStore({ root: join(root, 'sessions') }),
-  agent: () => ({ provider, model: 'scripted', tools: [work], orchestrator }),
+  agent: () => ({ provider, model: 'scripted', tools: [work], orchestrator: stepOrchestrator }),
 });
 
 if (mode === 'first') {

@@ -4,26 +4,11 @@
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
-import { policies, SessionManager, toolCallsOf } from '@agent-core/core';
+import { policies, SessionManager } from '@agent-core/core';
+import { stepOrchestrator } from '@agent-core/core/testing';
 import { FileSessionStore } from '../../dist/index.js';
 
 const [mode, root, id, name] = process.argv.slice(2);
-
-const orchestrator = {
-  name: 'steps',
-  async run(ctx) {
-    for (;;) {
-      const stop = ctx.nextTurn();
-      if (stop !== undefined) return { reason: stop };
-      const response = await ctx.callModel();
-      if (!response.ok) return { reason: response.reason, error: response.error };
-      const calls = toolCallsOf(response.message);
-      for (const call of calls) await ctx.executeTool(call);
-      ctx.endTurn(response.message);
-      if (calls.length === 0) return { reason: 'completed' };
-    }
-  },
-};
 
 // A stateless model: one write first, then an answer naming the result it saw.
 const provider = {
@@ -60,7 +45,13 @@ const writeFile = {
 // No approver: the standard policy asks about a write, so the run pauses.
 const manager = new SessionManager({
   store: new FileSessionStore({ root: join(root, 'sessions') }),
-  agent: () => ({ provider, model: 'scripted', tools: [writeFile], policy: policies.standard, orchestrator }),
+  agent: () => ({
+    provider,
+    model: 'scripted',
+    tools: [writeFile],
+    policy: policies.standard,
+    orchestrator: stepOrchestrator,
+  }),
 });
 
 if (mode === 'pause') {
