@@ -51,12 +51,13 @@ async function runAgentic(context: OrchestratorContext, toolExecution: ToolExecu
       context.endTurn(message);
       continue;
     }
-    if (toolExecution === 'parallel') {
-      await context.executeTools(calls);
-      if (!context.aborted) context.pollSteering();
-    } else if (calls.length === 1) {
-      // The common turn of one call, without a helper's async frame: the same steps as runSequentially.
+    if (calls.length === 1) {
+      // The common turn of one call, in either mode (one call runs alone either way), without a
+      // helper's async frame: the same steps as runSequentially, and as executeTools for one call.
       await context.executeTool(calls[0] as ToolCallBlock);
+      if (!context.aborted) context.pollSteering();
+    } else if (toolExecution === 'parallel') {
+      await context.executeTools(calls);
       if (!context.aborted) context.pollSteering();
     } else {
       await runSequentially(context, calls);

@@ -4,6 +4,8 @@ import { ConfigError } from '../errors/config-error.js';
 import { RunStoppedError } from '../errors/run-error.js';
 import type { AgentEvent, AgentEventOf } from '../events/agent-event.js';
 import { EventChannel } from '../events/event-channel.js';
+import { noEvents, RunEvents } from '../events/run-events.js';
+import { SpanIds } from '../observability/span-ids.js';
 import { silentLogger } from '../logger/logger.js';
 import type { AgentMessage } from '../messages/messages.js';
 import { isModelMessage } from '../messages/messages.js';
@@ -110,7 +112,7 @@ export class Agent {
       steeringQueue: [],
       followUpQueue: [],
       customMessages: messages.filter((message) => !isModelMessage(message)).length,
-      deliver: noDelivery,
+      events: noEvents,
       logger: options.logger ?? silentLogger,
       approvals: {
         pending: options.pendingApprovals === undefined ? [] : structuredClone([...options.pendingApprovals]),
@@ -224,26 +226,14 @@ export class Agent {
       spanId: randomSpanId(),
       parentSpanId: parentTrace?.spanId,
     };
-    const channel = new EventChannel();
-    const listeners = this.#listeners;
     const logger = shared.logger;
     // Only a logger the user gave is fed the run's records: the default costs nothing per event.
     const log = this.options.logger === undefined ? undefined : eventLogger(logger, trace);
-    shared.deliver = (event) => {
-      channel.push(event);
-      if (log !== undefined) log(event);
-      if (listeners.size === 0) return;
-      for (const listener of listeners) {
-        try {
-          listener(event);
-        } catch (error) {
-          logger.warn('an agent listener threw; the run goes on', {
-            event: event.type,
-            error: String(error),
-          });
-        }
-      }
-    };
+    const spans = new SpanIds(trace.spanId);
+    const channel = new EventChannel();
+    const events = new RunEvents(runId, spans, channel, this.#listeners, log, logger);
+    channel.decoder = events;
+    shared.events = events;
     const startedAt = performance.now();
     const result = this.#run(
       input,
@@ -252,12 +242,13 @@ export class Agent {
       runAbort,
       runId,
       trace,
+      events,
       startedAt,
       decisions,
     ).finally(() => {
       channel.close();
       // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
-      shared.deliver = noDelivery;
+      shared.events = noEvents;
       if (this.#runAbort === runAbort) this.#runAbort = undefined;
     });
     return new AgentRun(runId, channel, result, (reason) => runAbort.abort(reason));
@@ -270,6 +261,7 @@ export class Agent {
     runAbort: RunAbort,
     runId: string,
     trace: RunTrace,
+    events: RunEvents,
     startedAt: number,
     decisions: CheckedDecisions | undefined,
   ): Promise<AgentResult> {
@@ -279,7 +271,8 @@ export class Agent {
     let setupError: AgentError | undefined;
     let setup: RunSetup | undefined;
     try {
-      prepared = await this.#prepareTools();
+      // Prepared tools are kept between runs: no await for a run that reuses them.
+      prepared = this.#prepared ?? (await this.#prepareTools());
       if (needsRunSetup(agentOptions, decisions)) {
         // Decisions are claimed in the store first, so two processes deciding one pause give one execution.
         if (decisions !== undefined && decisions.size > 0 && agentOptions.journal?.claim !== undefined)
@@ -331,12 +324,14 @@ export class Agent {
       journal: agentOptions.journal,
       traceId: trace.traceId,
       spanId: trace.spanId,
-      turnSpanId: trace.spanId,
+      spans: events.spans,
+      turnSpan: 0,
       modelCalls: 0,
       retries: 0,
       fallbacks: 0,
       timeToFirstTokenMs: undefined,
     };
+    events.model = state.settings.model;
     state.journal?.runStarted(runId);
     const context = new RunContext(state);
     // The run's own callback comes first, so everything woken by the abort sees why it stopped.
@@ -463,8 +458,6 @@ interface RunTrace {
   spanId: string;
   parentSpanId: string | undefined;
 }
-
-function noDelivery(): void {}
 
 /** Makes the end of the run durable; a store failure is reported in the result, never thrown. */
 async function endJournal(journal: RunJournal, result: AgentResult, shared: AgentShared): Promise<void> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from './agent-event.js';
-import { EventChannel } from './event-channel.js';
+import { type EventDecoder, EventChannel } from './event-channel.js';
 
 const event = (seq: number) => ({ type: 'turn_start', runId: 'r', turn: 1, seq }) as AgentEvent;
 
@@ -26,5 +26,69 @@ describe('EventChannel', () => {
     for await (const _ of channel) break;
     expect(() => channel[Symbol.asyncIterator]()).toThrow(/iterated once/);
     channel.push(event(2));
+  });
+
+  it('keeps records and objects in one order across its growth and compaction, and makes each record when read', async () => {
+    const channel = new EventChannel();
+    const built: number[] = [];
+    const decoder: EventDecoder = {
+      build: (kind, turn, seq, span, parent, extra, ref) => {
+        built.push(seq);
+        return {
+          type: 'text_delta',
+          runId: 'r',
+          turn,
+          seq,
+          delta: `${kind}/${span}/${parent}/${extra}/${ref}`,
+        };
+      },
+    };
+    channel.decoder = decoder;
+    // Past the plain array into the typed one, and past a compaction, with an object every seventh entry.
+    const total = 5000;
+    const push = (seq: number) => {
+      if (seq % 7 === 0) channel.push(event(seq));
+      else channel.record(7, 1, seq, seq + 1, seq + 2, seq + 3, `r${seq}`);
+    };
+    for (let seq = 0; seq < 3000; seq++) push(seq);
+    const seen: AgentEvent[] = [];
+    const reading = (async () => {
+      for await (const item of channel) {
+        seen.push(item);
+        // Read slowly at times, so new records arrive while earlier ones wait.
+        if (item.seq % 500 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    for (let seq = 3000; seq < total; seq++) {
+      if (channel.waiting) channel.push(event(seq));
+      else push(seq);
+      if (seq % 300 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    channel.close();
+    await reading;
+    expect(seen.map((item) => item.seq)).toEqual(Array.from({ length: total }, (_, index) => index));
+    for (const item of seen) {
+      if (item.type === 'turn_start') continue;
+      const seq = item.seq;
+      expect(item).toEqual({
+        type: 'text_delta',
+        runId: 'r',
+        turn: 1,
+        seq,
+        delta: `7/${seq + 1}/${seq + 2}/${seq + 3}/r${seq}`,
+      });
+    }
+    expect(built.length).toBeGreaterThan(0);
+  });
+
+  it('drops records once the reader leaves', async () => {
+    const channel = new EventChannel();
+    channel.decoder = { build: () => event(0) };
+    channel.record(1, 1, 0, 1, 0, 0, undefined);
+    for await (const _ of channel) break;
+    channel.record(1, 1, 1, 2, 0, 0, undefined);
+    channel.push(event(2));
+    channel.close();
+    expect(channel.waiting).toBe(false);
   });
 });

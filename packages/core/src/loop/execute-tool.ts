@@ -5,7 +5,7 @@ import type { RunContext } from './run-context.js';
 import { roundMs } from './round-ms.js';
 import { admitCall, type GateRefusal, stopForHalt } from '../governance/admit-call.js';
 import type { RunJournal } from '../session/run-journal.js';
-import { randomSpanId } from '../observability/trace-context.js';
+import { EventKind, type ToolCallEnd } from '../events/run-events.js';
 import { askHook } from './before-tool-call.js';
 import { errorText, invokeTool, type Outcome } from './invoke-tool.js';
 
@@ -33,17 +33,9 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
   // A run paused for approval leaves every later call unanswered, even for an orchestrator that goes on.
   if (state.halt?.reason === 'await_user')
     return waiting(call, `Tool call '${call.name}' waits for approval.`);
-  const spanId = randomSpanId();
-  const parentSpanId = state.turnSpanId;
-  context.deliver({
-    type: 'tool_call_start',
-    runId: state.runId,
-    turn: state.turn,
-    seq: state.seq++,
-    spanId,
-    parentSpanId,
-    toolCall: call,
-  });
+  const span = state.spans.open();
+  const parent = state.turnSpan;
+  state.shared.events.emit(EventKind.toolCallStart, state.turn, state.seq++, span, parent, 0, call);
   const started = performance.now();
   // Awaited even for a synchronous tool: the yield lets an iterating consumer steer before the next call.
   const outcome = await runCall(context, call);
@@ -51,9 +43,9 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
     stopForHalt(context);
     return waiting(call, outcome.message);
   }
-  const finished = settle(outcome, started);
-  endEvent(context, call, finished, spanId, parentSpanId);
-  const result = appendResult(context, call, finished);
+  const finished = settle(call, outcome, started);
+  endEvent(context, finished, span, parent);
+  const result = appendResult(context, finished);
   const journal = state.journal;
   if (journal !== undefined) await finishLogged(journal, call, finished);
   if (context.state.halt !== undefined) stopForHalt(context);
@@ -69,22 +61,12 @@ function waiting(call: ToolCallBlock, message: string): ToolResultMessage {
 async function admitInOrder(
   context: RunContext,
   calls: readonly ToolCallBlock[],
-  spans: SpanPair[],
+  spans: number[],
 ): Promise<(Checked | GateRefusal)[]> {
   const state = context.state;
   const admissions: (Checked | GateRefusal)[] = [];
   for (const call of calls) {
-    const span = startSpan(context);
-    spans.push(span);
-    context.deliver({
-      type: 'tool_call_start',
-      runId: state.runId,
-      turn: state.turn,
-      seq: state.seq++,
-      spanId: span.spanId,
-      parentSpanId: span.parentSpanId,
-      toolCall: call,
-    });
+    startCall(context, call, spans, spans.length / 2);
     const checked = precheck(context, call);
     if (!checked.ok) {
       admissions.push(checked);
@@ -111,7 +93,8 @@ export async function executeTools(
   // With governance, calls are checked one by one in call order first (approvers are asked one at a time),
   // then the admitted ones run together; a pause leaves its call and every later one unanswered.
   // Each call keeps its own span and the turn it started in as parent, whatever order they end in.
-  const spans: SpanPair[] = [];
+  // Span and parent of call i at 2i and 2i + 1.
+  const spans: number[] = [];
   const admissions =
     context.state.governance === undefined ? undefined : await admitInOrder(context, allCalls, spans);
   const calls = admissions === undefined ? allCalls : allCalls.slice(0, admissions.length);
@@ -126,7 +109,7 @@ export async function executeTools(
       // A call paused inside (a subagent waiting for approval) stays unanswered, and so do the calls after it.
       if (finished[nextToAppend] === paused) return;
       const index = nextToAppend++;
-      results.push(appendResult(context, calls[index] as ToolCallBlock, finished[index] as Finished));
+      results.push(appendResult(context, finished[index] as Finished));
     }
   };
 
@@ -137,17 +120,7 @@ export async function executeTools(
       const started = performance.now();
       let outcome: Outcome;
       if (admissions === undefined) {
-        const span = startSpan(context);
-        spans[index] = span;
-        context.deliver({
-          type: 'tool_call_start',
-          runId: state.runId,
-          turn: state.turn,
-          seq: state.seq++,
-          spanId: span.spanId,
-          parentSpanId: span.parentSpanId,
-          toolCall: call,
-        });
+        startCall(context, call, spans, index);
         outcome = await runCall(context, call);
       } else {
         const admission = admissions[index] as Checked | GateRefusal;
@@ -159,10 +132,9 @@ export async function executeTools(
         finished[index] = paused;
         continue;
       }
-      const done = settle(outcome, started);
+      const done = settle(call, outcome, started);
       finished[index] = done;
-      const span = spans[index] as SpanPair;
-      endEvent(context, call, done, span.spanId, span.parentSpanId);
+      endEvent(context, done, spans[index * 2] as number, spans[index * 2 + 1] as number);
       flush();
       const journal = state.journal;
       if (journal !== undefined) await finishLogged(journal, call, done);
@@ -179,55 +151,39 @@ export async function executeTools(
 const paused: unique symbol = Symbol('paused');
 
 /** A call's outcome as it is reported and recorded: computed once, used by the event and the history. */
-interface Finished {
-  content: ToolOutput;
-  isError: boolean;
-  durationMs: number;
-}
+type Finished = ToolCallEnd;
 
-function settle(outcome: Outcome, started: number): Finished {
+function settle(call: ToolCallBlock, outcome: Outcome, started: number): Finished {
   return {
-    content: outcome.ok ? normalizeOutput(outcome.output) : outcome.message,
+    call,
+    content: outcome.ok ? normalizeOutput(outcome.output) : (outcome.message as ToolOutput),
     isError: !outcome.ok,
     durationMs: roundMs(performance.now() - started),
   };
 }
 
-/** A tool call's span and its parent, the turn's span when the call started. */
-interface SpanPair {
-  spanId: string;
-  parentSpanId: string;
-}
-
-function startSpan(context: RunContext): SpanPair {
-  return { spanId: randomSpanId(), parentSpanId: context.state.turnSpanId };
-}
-
-function endEvent(
-  context: RunContext,
-  call: ToolCallBlock,
-  finished: Finished,
-  spanId: string,
-  parentSpanId: string,
-): void {
+/**
+ * Opens call `index`'s span (its parent is the turn's span when the call starts),
+ * keeps both at `2 × index` in `spans` and emits its `tool_call_start`.
+ */
+function startCall(context: RunContext, call: ToolCallBlock, spans: number[], index: number): void {
   const state = context.state;
-  context.deliver({
-    type: 'tool_call_end',
-    runId: state.runId,
-    turn: state.turn,
-    seq: state.seq++,
-    spanId,
-    parentSpanId,
-    toolCall: call,
-    result: finished.content,
-    isError: finished.isError,
-    durationMs: finished.durationMs,
-  });
+  const span = state.spans.open();
+  const parent = state.turnSpan;
+  spans[index * 2] = span;
+  spans[index * 2 + 1] = parent;
+  state.shared.events.emit(EventKind.toolCallStart, state.turn, state.seq++, span, parent, 0, call);
+}
+
+function endEvent(context: RunContext, finished: Finished, span: number, parent: number): void {
+  const state = context.state;
+  state.shared.events.emit(EventKind.toolCallEnd, state.turn, state.seq++, span, parent, 0, finished);
 }
 
 /** Records the call and appends its result, unless the run already answered it (a tool that ignored its signal). */
-function appendResult(context: RunContext, call: ToolCallBlock, finished: Finished): ToolResultMessage {
+function appendResult(context: RunContext, finished: Finished): ToolResultMessage {
   const state = context.state;
+  const call = finished.call;
   if (!state.pending.has(call.id)) return answered(context, call);
   const { content, isError, durationMs } = finished;
   const result: ToolResultMessage = {

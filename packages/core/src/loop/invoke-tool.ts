@@ -28,8 +28,9 @@ export function invokeTool(
   const run = state.abort;
   const timeoutMs = tool.timeoutMs ?? state.shared.options.toolTimeoutMs;
   const controller = timeoutMs === undefined ? undefined : new AbortController();
-  // A plain object with the signal as a value (a getter would make every call's context slow to
-  // build): the run's signal is made on the run's first tool call and shared by the rest.
+  // A plain object with the signal as a value: an accessor that made it only when read would
+  // cost more per call than the signal it saves (see `LazyStreamOptions`). The run's signal is
+  // made on the run's first tool call and shared by the rest.
   const toolContext: ToolContext = {
     signal: controller?.signal ?? run.signal,
     toolCallId: call.id,

@@ -4,7 +4,7 @@ import type { AssistantMessage } from '../messages/messages.js';
 import type { ModelCallOptions } from '../orchestrator/orchestrator.js';
 import type { ModelEvent, ModelRequest, Provider } from '../provider/provider.js';
 import { isProviderErrorKind, ProviderError } from '../provider/provider-error.js';
-import { randomSpanId } from '../observability/trace-context.js';
+import { EventKind } from '../events/run-events.js';
 import { callCutOff, type ModelCallWatch, watchModelCall } from './model-call-watch.js';
 import type { RunContext } from './run-context.js';
 
@@ -14,10 +14,10 @@ export type Attempt =
   | { kind: 'failed'; error: ProviderError; visible: boolean; span: AttemptSpan }
   | { kind: 'stopped'; partial: AssistantMessage | undefined };
 
-/** The span of one attempt: its `message_start`, `message_end` and any `retry` carry it. */
+/** The span of one attempt, by number (see `SpanIds`): its `message_start`, `message_end` and any `retry` carry it. */
 export interface AttemptSpan {
-  spanId: string;
-  parentSpanId: string;
+  span: number;
+  parent: number;
 }
 
 /**
@@ -76,19 +76,32 @@ export class ModelAttempt {
     this.#onTextDelta = options.onTextDelta;
     this.#idleMs = state.shared.options.streamIdleTimeoutMs ?? 120_000;
     // Every attempt is announced before its request, so it has its own span from the start.
-    const span: AttemptSpan = { spanId: randomSpanId(), parentSpanId: state.turnSpanId };
+    const span: AttemptSpan = { span: state.spans.open(), parent: state.turnSpan };
     this.span = span;
-    context.deliver({
-      type: 'message_start',
-      runId: state.runId,
-      turn: state.turn,
-      seq: state.seq++,
-      spanId: span.spanId,
-      parentSpanId: span.parentSpanId,
-      provider: provider.name,
-      model: request.model,
-      attempt,
-    });
+    if (request.model === state.settings.model) {
+      state.shared.events.emit(
+        EventKind.messageStart,
+        state.turn,
+        state.seq++,
+        span.span,
+        span.parent,
+        attempt,
+        provider.name,
+      );
+    } else {
+      // Another model (a fallback's): an event object, as records name the run's model only.
+      context.deliver({
+        type: 'message_start',
+        runId: state.runId,
+        turn: state.turn,
+        seq: state.seq++,
+        spanId: state.spans.text(span.span),
+        parentSpanId: state.spans.text(span.parent),
+        provider: provider.name,
+        model: request.model,
+        attempt,
+      });
+    }
     // Only until the run's first token is timed: later attempts read no clock.
     this.#requestedAt = state.timeToFirstTokenMs === undefined ? performance.now() : 0;
     // The run's calls share one controller and one idle timer; an event costs a counter bump.
@@ -97,10 +110,9 @@ export class ModelAttempt {
 
   /** Opens the provider's stream and waits for its first event; call inside the caller's `try`. */
   open(): Promise<IteratorResult<ModelEvent>> | undefined {
-    // The run's calls share one signal (see SharedModelWatch), made at the first call.
-    this.#iterator = this.#provider
-      .stream(this.#request, { signal: this.#watch.signal })
-      [Symbol.asyncIterator]();
+    // The run's calls share one signal and one options object (see SharedModelWatch); the
+    // signal is made when a provider first reads it.
+    this.#iterator = this.#provider.stream(this.#request, this.#watch.options)[Symbol.asyncIterator]();
     return this.next();
   }
 
@@ -143,25 +155,12 @@ export class ModelAttempt {
         (this.#shown ??= []).push(event.delta);
         const onTextDelta = this.#onTextDelta;
         if (onTextDelta !== undefined) onTextDelta(event.delta);
-        else
-          context.deliver({
-            type: 'text_delta',
-            runId: state.runId,
-            turn: state.turn,
-            seq: state.seq++,
-            delta: event.delta,
-          });
+        else state.shared.events.emit(EventKind.textDelta, state.turn, state.seq++, 0, 0, 0, event.delta);
         return false;
       }
       case 'thinking_delta':
         this.#visible = true;
-        context.deliver({
-          type: 'thinking_delta',
-          runId: state.runId,
-          turn: state.turn,
-          seq: state.seq++,
-          delta: event.delta,
-        });
+        state.shared.events.emit(EventKind.thinkingDelta, state.turn, state.seq++, 0, 0, 0, event.delta);
         return false;
       default:
         return false;
@@ -247,16 +246,28 @@ export function endMessage(
   error?: ProviderError,
 ): void {
   const state = context.state;
+  if (error === undefined) {
+    state.shared.events.emit(
+      EventKind.messageEnd,
+      state.turn,
+      state.seq++,
+      span.span,
+      span.parent,
+      0,
+      message,
+    );
+    return;
+  }
   const event: AgentEventOf<'message_end'> = {
     type: 'message_end',
     runId: state.runId,
     turn: state.turn,
     seq: state.seq++,
-    spanId: span.spanId,
-    parentSpanId: span.parentSpanId,
+    spanId: state.spans.text(span.span),
+    parentSpanId: state.spans.text(span.parent),
     message,
+    error,
   };
-  if (error !== undefined) event.error = error;
   context.deliver(event);
 }
 

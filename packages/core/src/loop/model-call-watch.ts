@@ -1,3 +1,5 @@
+import type { StreamOptions } from '../provider/provider.js';
+import { LazyStreamOptions } from './lazy-signal.js';
 import type { RunAbort } from './run-abort.js';
 import type { RunState } from './run-state.js';
 
@@ -13,6 +15,8 @@ export const callCutOff: IteratorReturnResult<undefined> = { done: true, value: 
 export interface ModelCallWatch {
   /** The call's signal, made when first read: a provider that never reads it costs none. */
   readonly signal: AbortSignal;
+  /** The options the provider gets: `{ signal }`, the signal made when the provider reads it. */
+  readonly options: StreamOptions;
   /** True once the call was aborted (the run stopped, or the call went idle); reads no signal. */
   readonly cutOff: boolean;
   /** Counts an event of the stream: activity that keeps the idle timer from firing. */
@@ -43,6 +47,13 @@ export class SharedModelWatch implements ModelCallWatch {
   /** Set when the idle check cut the call in flight off. */
   idle = false;
   wake: ((cutOff: IteratorReturnResult<undefined>) => void) | undefined = undefined;
+  #options: StreamOptions | undefined;
+
+  /** Lets go of an idle (aborted) call's controller: the next call makes a fresh one, with fresh options. */
+  resetController(): void {
+    this.controller = undefined;
+    this.#options = undefined;
+  }
 
   get signal(): AbortSignal {
     let controller = this.controller;
@@ -56,6 +67,12 @@ export class SharedModelWatch implements ModelCallWatch {
       controller.abort(this.run.reason);
     }
     return controller.signal;
+  }
+
+  /** The calls' options, while they share a controller; a fresh controller gets fresh options. */
+  get options(): StreamOptions {
+    this.#options ??= new LazyStreamOptions(this);
+    return this.#options;
   }
 
   get cutOff(): boolean {
@@ -85,7 +102,7 @@ export class SharedModelWatch implements ModelCallWatch {
   close(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    this.controller = undefined;
+    this.resetController();
   }
 }
 
@@ -102,7 +119,7 @@ export function watchModelCall(state: RunState, idleMs: number): ModelCallWatch 
   shared.activity++;
   shared.run = run;
   // A controller that an idle cut-off aborted is not reused; a fresh one is made when read.
-  if (shared.idle || shared.controller?.signal.aborted === true) shared.controller = undefined;
+  if (shared.idle || shared.controller?.signal.aborted === true) shared.resetController();
   shared.idle = false;
   if (shared.timer === undefined) armSharedTimer(shared, idleMs);
   return shared;
@@ -163,6 +180,7 @@ function ownWatch(run: RunAbort, idleMs: number): ModelCallWatch {
   let timer = setTimeout(check, interval);
   const watch: ModelCallWatch = {
     signal: controller.signal,
+    options: { signal: controller.signal },
     get cutOff() {
       return controller.signal.aborted;
     },

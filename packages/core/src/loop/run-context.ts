@@ -19,7 +19,7 @@ import type {
 } from '../orchestrator/orchestrator.js';
 import type { ToolSpec } from '../provider/provider.js';
 import type { AnyTool } from '../tool/tool.js';
-import { randomSpanId } from '../observability/trace-context.js';
+import { EventKind } from '../events/run-events.js';
 import { callModel } from './call-model.js';
 import { executeTool, executeTools } from './execute-tool.js';
 import type { RunState } from './run-state.js';
@@ -89,15 +89,9 @@ export class RunContext implements OrchestratorContext {
       if (stop !== undefined) return stop;
     }
     state.turn++;
-    state.turnSpanId = randomSpanId();
-    this.deliver({
-      type: 'turn_start',
-      runId: state.runId,
-      turn: state.turn,
-      seq: state.seq++,
-      spanId: state.turnSpanId,
-      parentSpanId: state.spanId,
-    });
+    const span = state.spans.open();
+    state.turnSpan = span;
+    state.shared.events.emit(EventKind.turnStart, state.turn, state.seq++, span, 0, 0, undefined);
     return undefined;
   }
 
@@ -142,15 +136,7 @@ export class RunContext implements OrchestratorContext {
 
   endTurn(message?: AssistantMessage): void {
     const state = this.state;
-    this.deliver({
-      type: 'turn_end',
-      runId: state.runId,
-      turn: state.turn,
-      seq: state.seq++,
-      spanId: state.turnSpanId,
-      parentSpanId: state.spanId,
-      message,
-    });
+    state.shared.events.emit(EventKind.turnEnd, state.turn, state.seq++, state.turnSpan, 0, 0, message);
   }
 
   callModel(options?: ModelCallOptions): Promise<ModelCallResult> {
@@ -205,8 +191,8 @@ export class RunContext implements OrchestratorContext {
       runId: state.runId,
       turn: state.turn,
       seq: state.seq++,
-      spanId: randomSpanId(),
-      parentSpanId: state.turnSpanId,
+      spanId: state.spans.text(state.spans.open()),
+      parentSpanId: state.spans.text(state.turnSpan),
       toolCall: call,
       reason,
     });
@@ -280,16 +266,18 @@ export class RunContext implements OrchestratorContext {
 
   emit(event: AgentEventInput): void {
     const state = this.state;
-    // Deltas come by the dozen per step (ReAct streams its answer through here): built with a
-    // fixed shape, as a spread of inputs of many shapes is a slow generic copy.
+    // Deltas come by the dozen per step (ReAct streams its answer through here): kept as
+    // records like the loop's own, as a spread of inputs of many shapes is a slow generic copy.
     if (event.type === 'text_delta' || event.type === 'thinking_delta') {
-      this.deliver({
-        type: event.type,
-        delta: event.delta,
-        runId: state.runId,
-        turn: state.turn,
-        seq: state.seq++,
-      });
+      state.shared.events.emit(
+        event.type === 'text_delta' ? EventKind.textDelta : EventKind.thinkingDelta,
+        state.turn,
+        state.seq++,
+        0,
+        0,
+        0,
+        event.delta,
+      );
       return;
     }
     this.deliver({ ...event, runId: state.runId, turn: state.turn, seq: state.seq++ } as AgentEvent);
@@ -297,7 +285,7 @@ export class RunContext implements OrchestratorContext {
 
   /** Hands an event to the run's channel and the agent's listeners. */
   deliver(event: AgentEvent): void {
-    this.state.shared.deliver(event);
+    this.state.shared.events.deliver(event);
   }
 
   /** Gives every unanswered call an error result, so the history stays valid whatever ended the run. */

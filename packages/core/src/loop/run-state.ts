@@ -2,7 +2,8 @@ import type { Agent } from '../agent/agent.js';
 import type { AgentOptions, SystemPromptSource } from '../agent/agent-options.js';
 import type { TerminateReason, ToolCallRecord } from '../agent/agent-result.js';
 import type { AgentError } from '../errors/agent-error.js';
-import type { AgentEvent } from '../events/agent-event.js';
+import type { EventSink } from '../events/run-events.js';
+import type { SpanIds } from '../observability/span-ids.js';
 import type { Logger } from '../logger/logger.js';
 import type { AgentMessage, AssistantMessage, Message, ToolCallBlock, Usage } from '../messages/messages.js';
 import type { RunSettings } from '../orchestrator/orchestrator.js';
@@ -33,7 +34,8 @@ export interface AgentShared {
   followUpQueue: AgentMessage[];
   /** Count of app-defined messages in the history, so model calls skip filtering when there are none. */
   customMessages: number;
-  deliver(event: AgentEvent): void;
+  /** Where the running prompt's events go; `noEvents` between runs. */
+  events: EventSink;
   logger: Logger;
   /** Pending approvals and tools allowed always: plain JSON, kept between runs. */
   approvals: ApprovalMemory;
@@ -86,8 +88,10 @@ export interface RunState {
   /** The run's W3C trace id and root span id. */
   readonly traceId: string;
   readonly spanId: string;
-  /** The span of the current turn: the parent of its model calls and tool calls (the run's before the first turn). */
-  turnSpanId: string;
+  /** The run's spans by number, and their W3C ids when an event needs them. */
+  readonly spans: SpanIds;
+  /** The span of the current turn: the parent of its model calls and tool calls (0, the run's, before the first turn). */
+  turnSpan: number;
   /** Counters for `result.metrics`: model call attempts, retries, fallback attempts. */
   modelCalls: number;
   retries: number;

@@ -63,6 +63,23 @@ function randomHex16(): string {
   }
 }
 
+/** A random unsigned 32-bit integer from the same pool (a run's span key, say). */
+export function randomUint32(): number {
+  if (poolOffset + 4 > pool.length) {
+    globalThis.crypto.getRandomValues(pool);
+    poolOffset = 0;
+  }
+  const at = poolOffset;
+  poolOffset += 4;
+  return (
+    (((pool[at] as number) << 24) |
+      ((pool[at + 1] as number) << 16) |
+      ((pool[at + 2] as number) << 8) |
+      (pool[at + 3] as number)) >>>
+    0
+  );
+}
+
 /** A random 32-hex W3C trace id (never all zeros), from `crypto.getRandomValues`. */
 export function randomTraceId(): string {
   // Two non-zero halves: never all zeros.
