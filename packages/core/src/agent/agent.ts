@@ -111,7 +111,7 @@ export class Agent {
       messages,
       steeringQueue: [],
       followUpQueue: [],
-      customMessages: messages.filter((message) => !isModelMessage(message)).length,
+      customMessages: countCustom(messages),
       events: noEvents,
       logger: options.logger ?? silentLogger,
       approvals: {
@@ -312,7 +312,7 @@ export class Agent {
       usage: emptyUsage(),
       toolCalls: [],
       pending: danglingCalls(shared.messages),
-      truncated: new Set(),
+      truncated: undefined,
       lastAssistant: undefined,
       modelView: undefined,
       modelViewLength: 0,
@@ -470,7 +470,16 @@ async function endJournal(journal: RunJournal, result: AgentResult, shared: Agen
   }
 }
 
+/** How many of `messages` are app-defined (not sent to the model as they are). */
+function countCustom(messages: readonly AgentMessage[]): number {
+  let count = 0;
+  for (const message of messages) if (!isModelMessage(message)) count++;
+  return count;
+}
+
 function checkToolNames(tools: readonly AnyTool[]): void {
+  // A fresh agent per request is common: one tool needs no set.
+  if (tools.length < 2) return;
   const names = new Set<string>();
   for (const tool of tools) {
     if (names.has(tool.name))

@@ -234,7 +234,7 @@ function precheck(context: RunContext, call: ToolCallBlock): Checked | GateRefus
       ok: false,
       message: `Tool '${call.name}' was not run: the run was ${state.stopCause === 'timeout' ? 'timed out' : 'aborted'}.`,
     };
-  if (state.truncated.has(call.id)) {
+  if (state.truncated?.has(call.id) === true) {
     return {
       ok: false,
       message: `Tool call '${call.name}' was cut off by the output token limit (max_tokens) before its input was complete, so it was not run. Call it again with a shorter input.`,

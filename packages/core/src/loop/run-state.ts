@@ -64,8 +64,8 @@ export interface RunState {
   toolCalls: ToolCallRecord[];
   /** Tool calls in the history without a result yet, in call order. */
   pending: Map<string, ToolCallBlock>;
-  /** Calls cut off by the output limit; they are answered with an error, never run. */
-  truncated: Set<string>;
+  /** Calls cut off by the output limit; they are answered with an error, never run. Made at the first. */
+  truncated: Set<string> | undefined;
   lastAssistant: AssistantMessage | undefined;
   /** The history as the model sees it, when that differs from the history, and the history length it was made at. */
   modelView: Message[] | undefined;
