@@ -3,8 +3,8 @@ import type { AgentEvent } from './agent-event.js';
 const compactAfter = 1024;
 /** Integers per entry in a channel's records: kind (0 for an event object), turn, seq, span, parent, extra. */
 const stride = 6;
-/** Records kept in a plain array before moving to an `Int32Array`: 128 events, a run of about 20 steps. */
-const smallInts = 128 * stride;
+/** Records kept in a plain array before moving to an `Int32Array`: 1,024 events, a run of about 170 steps. */
+const smallInts = 1024 * stride;
 
 /** Makes the event object of a record (see `RunEvents.build`). */
 export interface EventDecoder {
