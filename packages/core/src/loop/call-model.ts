@@ -233,7 +233,8 @@ function finish(
     lastCall = block.id;
   }
   // A response cut off by the output limit may end in a call whose input is incomplete: never run it.
-  if (message.stopReason === 'max_tokens' && lastCall !== undefined) (state.truncated ??= new Set()).add(lastCall);
+  if (message.stopReason === 'max_tokens' && lastCall !== undefined)
+    (state.truncated ??= new Set()).add(lastCall);
   endMessage(context, message, span);
   if (usage !== undefined) {
     context.deliver({

@@ -22,7 +22,7 @@ describe("the model calls' stream options", () => {
     expect(made).toBe(1);
   });
 
-  it("give a provider that reads the signal one that aborts with the run", async () => {
+  it('give a provider that reads the signal one that aborts with the run', async () => {
     const seen: (AbortSignal | undefined)[] = [];
     let release: () => void = () => {};
     const agent = new Agent({
