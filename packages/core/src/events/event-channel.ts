@@ -26,8 +26,8 @@ export interface EventDecoder {
  *
  * A step's events may be kept as records instead of objects (`record`): six
  * integers and one reference each, to what the history holds anyway. A run
- * nobody reads then keeps no event object alive, and the reader gets the
- * same events, made as it reads.
+ * nobody reads then keeps none of its step events as objects, and the reader
+ * gets the same events, made as it reads.
  */
 export class EventChannel implements AsyncIterable<AgentEvent> {
   /** Per entry: the event object, or the record's reference. */

@@ -10,8 +10,8 @@ export interface SignalSource {
  * enumerable accessor, so reading it and spreading the options (`{ ...options }`
  * copies the signal) behave as for a plain property, while a provider that
  * never reads it costs no `AbortSignal`. On Node 20 making a signal takes a
- * few microseconds (its `EventTarget` gets its prototype after creation), as
- * much as a short run's own work. Once read, the signal is kept as a plain value.
+ * few microseconds (its `EventTarget` gets its prototype after creation), about
+ * as much as a step's own work. Once read, the signal is kept as a plain value.
  * Defining an accessor costs a few hundred nanoseconds, so one object serves
  * every call of a run (see `SharedModelWatch.options`), never one per call.
  */
