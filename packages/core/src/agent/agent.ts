@@ -3,7 +3,6 @@ import { AgentBusyError } from '../errors/agent-busy-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import { RunStoppedError } from '../errors/run-error.js';
 import type { AgentEvent, AgentEventOf } from '../events/agent-event.js';
-import { EventChannel } from '../events/event-channel.js';
 import { noEvents, RunEvents } from '../events/run-events.js';
 import { SpanIds } from '../observability/span-ids.js';
 import { silentLogger } from '../logger/logger.js';
@@ -230,9 +229,8 @@ export class Agent {
     // Only a logger the user gave is fed the run's records: the default costs nothing per event.
     const log = this.options.logger === undefined ? undefined : eventLogger(logger, trace);
     const spans = new SpanIds(trace.spanId);
-    const channel = new EventChannel();
-    const events = new RunEvents(runId, spans, channel, this.#listeners, log, logger);
-    channel.decoder = events;
+    const events = new RunEvents(runId, spans, this.#listeners, log, logger);
+    const channel = events.channel;
     shared.events = events;
     const startedAt = performance.now();
     const result = this.#run(

@@ -29,7 +29,6 @@ describe('EventChannel', () => {
   });
 
   it('keeps records and objects in one order across its growth and compaction, and makes each record when read', async () => {
-    const channel = new EventChannel();
     const built: number[] = [];
     const decoder: EventDecoder = {
       build: (kind, turn, seq, span, parent, extra, ref) => {
@@ -43,7 +42,7 @@ describe('EventChannel', () => {
         };
       },
     };
-    channel.decoder = decoder;
+    const channel = new EventChannel(decoder);
     // Past the plain array into the typed one, and past a compaction, with an object every seventh entry.
     const total = 5000;
     const push = (seq: number) => {
@@ -81,14 +80,25 @@ describe('EventChannel', () => {
     expect(built.length).toBeGreaterThan(0);
   });
 
-  it('drops records once the reader leaves', async () => {
-    const channel = new EventChannel();
-    channel.decoder = { build: () => event(0) };
+  it('a reader that leaves early gets the record it read made; later ones are taken and never made', async () => {
+    let built = 0;
+    const channel = new EventChannel({
+      build: (_kind, _turn, seq) => {
+        built++;
+        return event(seq);
+      },
+    });
     channel.record(1, 1, 0, 1, 0, 0, undefined);
-    for await (const _ of channel) break;
     channel.record(1, 1, 1, 2, 0, 0, undefined);
-    channel.push(event(2));
+    const read: number[] = [];
+    for await (const item of channel) {
+      read.push(item.seq);
+      break;
+    }
+    expect(() => channel.record(1, 1, 2, 3, 0, 0, undefined)).not.toThrow();
+    channel.push(event(3));
     channel.close();
-    expect(channel.waiting).toBe(false);
+    expect(read).toEqual([0]);
+    expect(built).toBe(1);
   });
 });

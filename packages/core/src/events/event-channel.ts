@@ -49,8 +49,12 @@ export class EventChannel implements AsyncIterable<AgentEvent> {
   readonly #wait = (resolve: (result: IteratorResult<AgentEvent>) => void): void => {
     this.#waiter = resolve;
   };
-  /** Makes records into events; set once by the run that owns the channel, before its first record. */
-  decoder: EventDecoder | undefined = undefined;
+  /** Makes records into events; a channel without one takes event objects only. */
+  readonly #decoder: EventDecoder | undefined;
+
+  constructor(decoder?: EventDecoder) {
+    this.#decoder = decoder;
+  }
 
   /** True while the reader waits for the next event: a new one goes to it at once, as an object. */
   get waiting(): boolean {
@@ -140,7 +144,7 @@ export class EventChannel implements AsyncIterable<AgentEvent> {
       const value =
         kind === 0
           ? (item as AgentEvent)
-          : (this.decoder as EventDecoder).build(
+          : (this.#decoder as EventDecoder).build(
               kind,
               ints[at + 1] as number,
               ints[at + 2] as number,

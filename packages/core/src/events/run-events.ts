@@ -2,7 +2,7 @@ import type { Logger } from '../logger/logger.js';
 import type { AssistantMessage, ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
 import type { SpanIds } from '../observability/span-ids.js';
 import type { AgentEvent } from './agent-event.js';
-import type { EventChannel } from './event-channel.js';
+import { EventChannel } from './event-channel.js';
 
 /**
  * The kinds of the events a step makes, which a run keeps as records (a few
@@ -58,7 +58,8 @@ export class RunEvents implements EventSink {
   readonly spans: SpanIds;
   /** The run's model: a `message_start` for another model (a fallback's) is kept as its object. */
   model = '';
-  readonly #channel: EventChannel;
+  /** The run's event queue, which makes its records into events with `build`. */
+  readonly channel: EventChannel;
   readonly #listeners: ReadonlySet<Listener>;
   readonly #log: ((event: AgentEvent) => void) | undefined;
   readonly #logger: Logger;
@@ -66,21 +67,20 @@ export class RunEvents implements EventSink {
   constructor(
     runId: string,
     spans: SpanIds,
-    channel: EventChannel,
     listeners: ReadonlySet<Listener>,
     log: ((event: AgentEvent) => void) | undefined,
     logger: Logger,
   ) {
     this.runId = runId;
     this.spans = spans;
-    this.#channel = channel;
+    this.channel = new EventChannel(this);
     this.#listeners = listeners;
     this.#log = log;
     this.#logger = logger;
   }
 
   deliver(event: AgentEvent): void {
-    this.#channel.push(event);
+    this.channel.push(event);
     const log = this.#log;
     if (log !== undefined) log(event);
     if (this.#listeners.size === 0) return;
@@ -105,8 +105,8 @@ export class RunEvents implements EventSink {
     extra: number,
     ref: unknown,
   ): void {
-    if (this.#log === undefined && this.#listeners.size === 0 && !this.#channel.waiting) {
-      this.#channel.record(kind, turn, seq, span, parent, extra, ref);
+    if (this.#log === undefined && this.#listeners.size === 0 && !this.channel.waiting) {
+      this.channel.record(kind, turn, seq, span, parent, extra, ref);
       return;
     }
     this.deliver(this.build(kind, turn, seq, span, parent, extra, ref));

@@ -98,7 +98,7 @@ export async function executeTools(
   const admissions =
     context.state.governance === undefined ? undefined : await admitInOrder(context, allCalls, spans);
   const calls = admissions === undefined ? allCalls : allCalls.slice(0, admissions.length);
-  const finished: (Finished | typeof paused | undefined)[] = new Array(calls.length);
+  const finished: (ToolCallEnd | typeof paused | undefined)[] = new Array(calls.length);
   const results: ToolResultMessage[] = [];
   let nextToStart = 0;
   let nextToAppend = 0;
@@ -109,7 +109,7 @@ export async function executeTools(
       // A call paused inside (a subagent waiting for approval) stays unanswered, and so do the calls after it.
       if (finished[nextToAppend] === paused) return;
       const index = nextToAppend++;
-      results.push(appendResult(context, finished[index] as Finished));
+      results.push(appendResult(context, finished[index] as ToolCallEnd));
     }
   };
 
@@ -151,12 +151,10 @@ export async function executeTools(
 const paused: unique symbol = Symbol('paused');
 
 /** A call's outcome as it is reported and recorded: computed once, used by the event and the history. */
-type Finished = ToolCallEnd;
-
-function settle(call: ToolCallBlock, outcome: Outcome, started: number): Finished {
+function settle(call: ToolCallBlock, outcome: Outcome, started: number): ToolCallEnd {
   return {
     call,
-    content: outcome.ok ? normalizeOutput(outcome.output) : (outcome.message as ToolOutput),
+    content: outcome.ok ? normalizeOutput(outcome.output) : outcome.message,
     isError: !outcome.ok,
     durationMs: roundMs(performance.now() - started),
   };
@@ -175,13 +173,13 @@ function startCall(context: RunContext, call: ToolCallBlock, spans: number[], in
   state.shared.events.emit(EventKind.toolCallStart, state.turn, state.seq++, span, parent, 0, call);
 }
 
-function endEvent(context: RunContext, finished: Finished, span: number, parent: number): void {
+function endEvent(context: RunContext, finished: ToolCallEnd, span: number, parent: number): void {
   const state = context.state;
   state.shared.events.emit(EventKind.toolCallEnd, state.turn, state.seq++, span, parent, 0, finished);
 }
 
 /** Records the call and appends its result, unless the run already answered it (a tool that ignored its signal). */
-function appendResult(context: RunContext, finished: Finished): ToolResultMessage {
+function appendResult(context: RunContext, finished: ToolCallEnd): ToolResultMessage {
   const state = context.state;
   const call = finished.call;
   if (!state.pending.has(call.id)) return answered(context, call);
@@ -312,7 +310,7 @@ async function runLogged(
   return invokeTool(context, call, tool, input);
 }
 
-async function finishLogged(journal: RunJournal, call: ToolCallBlock, finished: Finished): Promise<void> {
+async function finishLogged(journal: RunJournal, call: ToolCallBlock, finished: ToolCallEnd): Promise<void> {
   try {
     await journal.toolFinished(call, { isError: finished.isError, durationMs: finished.durationMs });
   } catch {

@@ -3,6 +3,7 @@ import { Agent, type StreamOptions } from '../index.js';
 import { inlineProvider, textDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
 import { LazyStreamOptions } from './lazy-signal.js';
+import { SharedModelWatch } from './model-call-watch.js';
 
 describe("the model calls' stream options", () => {
   it('make the signal only when read, keep it once read, and copy it when spread', () => {
@@ -20,6 +21,19 @@ describe("the model calls' stream options", () => {
     expect(copy.signal).toBe(controller.signal);
     expect(options.signal).toBe(controller.signal);
     expect(made).toBe(1);
+  });
+
+  it("are one object per controller of the run's shared watch, which makes no controller until the signal is read", () => {
+    const watch = new SharedModelWatch();
+    const options = watch.options;
+    expect(watch.options).toBe(options);
+    expect(watch.controller).toBeUndefined();
+    const signal = options.signal;
+    expect(watch.controller?.signal).toBe(signal);
+    // An idle cut-off lets the controller go: the next call gets fresh options and a fresh signal.
+    watch.resetController();
+    expect(watch.options).not.toBe(options);
+    expect(watch.options.signal).not.toBe(signal);
   });
 
   it('give a provider that reads the signal one that aborts with the run', async () => {

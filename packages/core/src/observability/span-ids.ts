@@ -1,7 +1,4 @@
-import { randomUint32 } from './trace-context.js';
-
-/** Character codes of the hex digits. */
-const digits = Uint8Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
+import { hexOfWords, randomUint32 } from './trace-context.js';
 
 /** How many recent span ids are kept as strings: a turn's id is read by each of its calls. */
 const cacheSize = 8;
@@ -59,25 +56,7 @@ export class SpanIds {
     left ^= mix(right, this.#k2);
     right ^= mix(left, this.#k3);
     if ((left | right) === 0) right = 1;
-    const x = digits;
-    return String.fromCharCode(
-      x[(left >>> 28) & 15] as number,
-      x[(left >>> 24) & 15] as number,
-      x[(left >>> 20) & 15] as number,
-      x[(left >>> 16) & 15] as number,
-      x[(left >>> 12) & 15] as number,
-      x[(left >>> 8) & 15] as number,
-      x[(left >>> 4) & 15] as number,
-      x[left & 15] as number,
-      x[(right >>> 28) & 15] as number,
-      x[(right >>> 24) & 15] as number,
-      x[(right >>> 20) & 15] as number,
-      x[(right >>> 16) & 15] as number,
-      x[(right >>> 12) & 15] as number,
-      x[(right >>> 8) & 15] as number,
-      x[(right >>> 4) & 15] as number,
-      x[right & 15] as number,
-    );
+    return hexOfWords(left, right);
   }
 }
 

@@ -18,52 +18,7 @@ let poolOffset = pool.length;
 /** Character codes of the hex digits. */
 const digits = Uint8Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
 
-/**
- * 16 hex digits for the next 8 random bytes, never all zeros (invalid in W3C
- * trace context). One `String.fromCharCode` call makes one flat string: about
- * half the time of concatenating byte pairs, and one object where
- * concatenation leaves several, which matters as events keep their ids for the whole run.
- */
-function randomHex16(): string {
-  for (;;) {
-    if (poolOffset + 8 > pool.length) {
-      globalThis.crypto.getRandomValues(pool);
-      poolOffset = 0;
-    }
-    const at = poolOffset;
-    poolOffset += 8;
-    const a = pool[at] as number;
-    const b = pool[at + 1] as number;
-    const c = pool[at + 2] as number;
-    const d = pool[at + 3] as number;
-    const e = pool[at + 4] as number;
-    const f = pool[at + 5] as number;
-    const g = pool[at + 6] as number;
-    const h = pool[at + 7] as number;
-    if ((a | b | c | d | e | f | g | h) === 0) continue;
-    const x = digits;
-    return String.fromCharCode(
-      x[a >> 4] as number,
-      x[a & 15] as number,
-      x[b >> 4] as number,
-      x[b & 15] as number,
-      x[c >> 4] as number,
-      x[c & 15] as number,
-      x[d >> 4] as number,
-      x[d & 15] as number,
-      x[e >> 4] as number,
-      x[e & 15] as number,
-      x[f >> 4] as number,
-      x[f & 15] as number,
-      x[g >> 4] as number,
-      x[g & 15] as number,
-      x[h >> 4] as number,
-      x[h & 15] as number,
-    );
-  }
-}
-
-/** A random unsigned 32-bit integer from the same pool (a run's span key, say). */
+/** A random unsigned 32-bit integer from the pool. */
 export function randomUint32(): number {
   if (poolOffset + 4 > pool.length) {
     globalThis.crypto.getRandomValues(pool);
@@ -78,6 +33,43 @@ export function randomUint32(): number {
       (pool[at + 3] as number)) >>>
     0
   );
+}
+
+/**
+ * The 16 hex digits of two 32-bit words, high word first. One
+ * `String.fromCharCode` call makes one flat string: about half the time of
+ * concatenating byte pairs, and one object where concatenation leaves
+ * several, which matters when events keep their ids for the whole run.
+ */
+export function hexOfWords(high: number, low: number): string {
+  const x = digits;
+  return String.fromCharCode(
+    x[(high >>> 28) & 15] as number,
+    x[(high >>> 24) & 15] as number,
+    x[(high >>> 20) & 15] as number,
+    x[(high >>> 16) & 15] as number,
+    x[(high >>> 12) & 15] as number,
+    x[(high >>> 8) & 15] as number,
+    x[(high >>> 4) & 15] as number,
+    x[high & 15] as number,
+    x[(low >>> 28) & 15] as number,
+    x[(low >>> 24) & 15] as number,
+    x[(low >>> 20) & 15] as number,
+    x[(low >>> 16) & 15] as number,
+    x[(low >>> 12) & 15] as number,
+    x[(low >>> 8) & 15] as number,
+    x[(low >>> 4) & 15] as number,
+    x[low & 15] as number,
+  );
+}
+
+/** 16 random hex digits, never all zeros (invalid in W3C trace context). */
+function randomHex16(): string {
+  for (;;) {
+    const high = randomUint32();
+    const low = randomUint32();
+    if ((high | low) !== 0) return hexOfWords(high, low);
+  }
 }
 
 /** A random 32-hex W3C trace id (never all zeros), from `crypto.getRandomValues`. */
