@@ -5,7 +5,13 @@ import type { ModelCallOptions, ModelCallResult } from '../orchestrator/orchestr
 import { costOf, type ModelRequest, type Provider } from '../provider/provider.js';
 import type { ProviderError } from '../provider/provider-error.js';
 import { sleep } from './abortable.js';
-import { type Attempt, type AttemptSpan, endMessage, ModelAttempt } from './model-attempt.js';
+import {
+  type Attempt,
+  type AttemptOwner,
+  type AttemptSpan,
+  endMessage,
+  ModelAttempt,
+} from './model-attempt.js';
 import type { ContextWindow } from '../context/context-window.js';
 import { fitContext, overflowError } from '../context/fit-context.js';
 import { type RetryPolicy, resolveRetryPolicy, retryDelay } from './retry-policy.js';
@@ -29,7 +35,7 @@ export function callModel(context: RunContext, options: ModelCallOptions): Promi
   const window = options.messages === undefined ? state.shared.contextWindow : undefined;
   // The common call goes straight to its attempts: one async frame per model call.
   if (window === undefined && state.shared.options.limits?.maxTokens === undefined)
-    return attemptCall(context, options, request, undefined);
+    return new ModelCall(context, options, request, undefined).start();
   return checkThenCall(context, options, request, window);
 }
 
@@ -51,77 +57,165 @@ async function checkThenCall(
     const overBudget = await checkTokenBudget(context, agentOptions.provider, request, maxTokens);
     if (overBudget !== undefined) return { ok: false, reason: 'max_tokens', error: overBudget };
   }
-  return attemptCall(context, options, request, window);
+  return new ModelCall(context, options, request, window).start();
 }
 
-/** The attempts of one model call: retries with backoff, then the fallback provider. */
-async function attemptCall(
-  context: RunContext,
-  options: ModelCallOptions,
-  request: ModelRequest,
-  window: ContextWindow | undefined,
-): Promise<ModelCallResult> {
-  const state = context.state;
-  const agentOptions = state.shared.options;
-  // Set once a context overflow was compacted and retried: a second overflow ends the call.
-  let overflowRetried = false;
-  // Built only when a call fails: the common call allocates no policy and no route list.
-  let policy: Required<RetryPolicy> | undefined;
+/** What a reading frame returns once a cut-off took its attempt over: the call goes on elsewhere. */
+const abandoned: unique symbol = Symbol('abandoned');
 
-  let lastError: ProviderError | undefined;
-  let attempts = 0;
-  let provider = agentOptions.provider;
-  let routeRequest = request;
-  for (let route = 0; ; route++) {
-    if (route === 1) {
-      const fallback = agentOptions.fallbackProvider;
-      if (fallback === undefined) break;
-      provider = fallback;
-      const model = agentOptions.fallbackModel ?? request.model;
-      routeRequest = model === request.model ? request : { ...request, model };
-    } else if (route > 1) break;
-    for (let attempt = 0; ; attempt++) {
-      if (state.stopCause !== undefined) return stopped(context);
-      options.onAttemptStart?.(attempts);
-      state.modelCalls++;
-      if (route === 1) state.fallbacks++;
-      const attemptStream = new ModelAttempt(context, provider, routeRequest, options, attempts++);
-      try {
-        for (let step = attemptStream.open(); step !== undefined; step = attemptStream.next())
-          if (attemptStream.take(await step)) break;
-      } catch (thrown) {
-        attemptStream.threw(thrown);
+/**
+ * The attempts of one model call: retries with backoff, then the fallback
+ * provider. The call's result is its own promise, settled by whichever frame
+ * ends the call: the first, or the one a cut-off started (see `ModelAttempt`),
+ * so the stream's events are awaited as the provider gives them, with no
+ * promise of the call's own per event.
+ */
+class ModelCall implements AttemptOwner {
+  readonly #context: RunContext;
+  readonly #options: ModelCallOptions;
+  readonly #window: ContextWindow | undefined;
+  #request: ModelRequest;
+  /** 0: the agent's provider; 1: the fallback provider; 2: every route is spent. */
+  #route = 0;
+  /** Failed attempts on the current route: the retry count. */
+  #routeAttempts = 0;
+  /** Attempts on every route: the number `message_start` and `onAttemptStart` carry. */
+  #attempts = 0;
+  #provider: Provider;
+  #routeRequest: ModelRequest;
+  /** Set once a context overflow was compacted and retried: a second overflow ends the call. */
+  #overflowRetried = false;
+  /** Built only when a call fails: the common call allocates no policy and no route list. */
+  #policy: Required<RetryPolicy> | undefined;
+  #lastError: ProviderError | undefined;
+  #resolve: (result: ModelCallResult) => void = ignore;
+  #reject: (error: unknown) => void = ignore;
+
+  constructor(
+    context: RunContext,
+    options: ModelCallOptions,
+    request: ModelRequest,
+    window: ContextWindow | undefined,
+  ) {
+    this.#context = context;
+    this.#options = options;
+    this.#request = request;
+    this.#routeRequest = request;
+    this.#window = window;
+    this.#provider = context.state.shared.options.provider;
+  }
+
+  start(): Promise<ModelCallResult> {
+    const result = new Promise<ModelCallResult>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    this.#run(undefined);
+    return result;
+  }
+
+  continueAfterCutOff(attempt: ModelAttempt): void {
+    // Never inside the cut-off itself: it may come from a listener in the middle of an event.
+    queueMicrotask(() => this.#run(attempt));
+  }
+
+  #run(cutOff: ModelAttempt | undefined): void {
+    this.#attempt(cutOff).then(
+      (result) => {
+        if (result !== abandoned) this.#resolve(result);
+      },
+      (error: unknown) => this.#reject(error),
+    );
+  }
+
+  /** Runs attempts until the call has its result; starts by settling `cutOff`, when a cut-off handed it over. */
+  async #attempt(cutOff: ModelAttempt | undefined): Promise<ModelCallResult | typeof abandoned> {
+    const context = this.#context;
+    const state = context.state;
+    const options = this.#options;
+    let attempt = cutOff;
+    for (;;) {
+      if (attempt === undefined) {
+        const provider = this.#nextRoute();
+        if (provider === undefined) return failed(this.#lastError as ProviderError);
+        if (state.stopCause !== undefined) return stopped(context);
+        options.onAttemptStart?.(this.#attempts);
+        state.modelCalls++;
+        if (this.#route === 1) state.fallbacks++;
+        attempt = new ModelAttempt(context, provider, this.#routeRequest, options, this.#attempts++, this);
+        try {
+          for (let step = attempt.open(); step !== undefined; step = attempt.next()) {
+            const event = await step;
+            // A cut-off took the attempt over while the provider kept this frame waiting.
+            if (attempt.claimed) return abandoned;
+            if (attempt.take(event)) break;
+          }
+        } catch (thrown) {
+          if (attempt.claimed) return abandoned;
+          attempt.threw(thrown);
+        }
+        if (!attempt.claim()) return abandoned;
       }
-      const outcome = attemptStream.settle();
+      const outcome = attempt.settle();
+      attempt = undefined;
+      const provider = this.#provider;
       if (outcome.kind === 'done') return finish(context, provider, outcome.message, options, outcome.span);
       if (outcome.kind === 'stopped') {
         if (outcome.partial !== undefined) keepPartial(context, outcome.partial, options);
         return stopped(context);
       }
-      lastError = outcome.error;
-      if (lastError.kind === 'context_overflow') {
+      const error = outcome.error;
+      this.#lastError = error;
+      const retry = this.#routeAttempts;
+      this.#routeAttempts++;
+      if (error.kind === 'context_overflow') {
         // Compacted (harder than the window's own count asked for) and retried once; never a loop.
-        if (window === undefined || overflowRetried) return failed(overflowError(lastError, overflowRetried));
-        overflowRetried = true;
-        const fitted = await fitContext(context, window, request, lastError);
+        const window = this.#window;
+        if (window === undefined || this.#overflowRetried)
+          return failed(overflowError(error, this.#overflowRetried));
+        this.#overflowRetried = true;
+        const fitted = await fitContext(context, window, this.#request, error);
         if (!fitted.ok) return fitted.result;
-        request = fitted.request;
-        routeRequest =
-          routeRequest.model === request.model ? request : { ...request, model: routeRequest.model };
-        announceRetry(context, outcome, attempt + 1, 0, provider);
+        const request = fitted.request;
+        this.#request = request;
+        const model = this.#routeRequest.model;
+        this.#routeRequest = model === request.model ? request : { ...request, model };
+        announceRetry(context, outcome, retry + 1, 0, provider);
         continue;
       }
       // A request the provider refuses (400, auth) fails the same way anywhere: no retry, no fallback.
-      if (!lastError.retryable) return failed(lastError);
-      policy ??= resolveRetryPolicy(agentOptions.retry);
-      if (attempt >= policy.maxRetries) break;
-      const delayMs = retryDelay(policy, attempt, lastError);
-      announceRetry(context, outcome, attempt + 1, delayMs, provider);
+      if (!error.retryable) return failed(error);
+      const policy = (this.#policy ??= resolveRetryPolicy(state.shared.options.retry));
+      if (retry >= policy.maxRetries) {
+        // This route is spent: the next attempt goes to the fallback, if any.
+        this.#route++;
+        this.#routeAttempts = 0;
+        continue;
+      }
+      const delayMs = retryDelay(policy, retry, error);
+      announceRetry(context, outcome, retry + 1, delayMs, provider);
       if (!(await sleep(delayMs, state.abort))) return stopped(context);
     }
   }
-  return failed(lastError as ProviderError);
+
+  /** The provider of the next attempt, switching to the fallback once; undefined when every route is spent. */
+  #nextRoute(): Provider | undefined {
+    const route = this.#route;
+    if (route === 0) return this.#provider;
+    if (route > 1) return undefined;
+    if (this.#routeAttempts > 0) return this.#provider;
+    const agentOptions = this.#context.state.shared.options;
+    const fallback = agentOptions.fallbackProvider;
+    if (fallback === undefined) return undefined;
+    const request = this.#request;
+    const model = agentOptions.fallbackModel ?? request.model;
+    this.#provider = fallback;
+    this.#routeRequest = model === request.model ? request : { ...request, model };
+    return fallback;
+  }
 }
+
+function ignore(): void {}
 
 /** Counts a retry and emits its event, on the failed attempt's span. */
 function announceRetry(

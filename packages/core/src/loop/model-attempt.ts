@@ -5,7 +5,7 @@ import type { ModelCallOptions } from '../orchestrator/orchestrator.js';
 import type { ModelEvent, ModelRequest, Provider } from '../provider/provider.js';
 import { isProviderErrorKind, ProviderError } from '../provider/provider-error.js';
 import { EventKind } from '../events/run-events.js';
-import { callCutOff, type ModelCallWatch, watchModelCall } from './model-call-watch.js';
+import { type ModelCallWatch, watchModelCall } from './model-call-watch.js';
 import type { RunContext } from './run-context.js';
 
 /** How one attempt at a model call ended. */
@@ -20,16 +20,33 @@ export interface AttemptSpan {
   parent: number;
 }
 
+/** What reads an attempt's stream and takes over once the call is cut off while it waits. */
+export interface AttemptOwner {
+  /**
+   * Called (later, never inside the cut-off) for an attempt cut off while its
+   * reader waited for the provider: the owner settles it and goes on, and the
+   * reader's frame, if the provider ever answers, finds the attempt claimed and leaves.
+   */
+  continueAfterCutOff(attempt: ModelAttempt): void;
+}
+
 /**
  * One attempt at a model call: announces it (`message_start`), opens the
  * provider's stream under the call's watch, takes its events one by one and
- * says how it ended. The caller drives the reading loop itself, so a model
- * call costs one async frame, not one per layer:
+ * says how it ended. The caller drives the reading loop itself and awaits the
+ * provider's own promises, so a model call costs one async frame and an event
+ * costs what for-await would:
  *
  *   const attempt = new ModelAttempt(...);
- *   try { for (let step = attempt.open(); step !== undefined; step = attempt.next())
- *     if (attempt.take(await step)) break; } catch (thrown) { attempt.threw(thrown); }
+ *   try { for (let step = attempt.open(); step !== undefined; step = attempt.next()) {
+ *     const event = await step; if (attempt.claimed) return; if (attempt.take(event)) break; }
+ *   } catch (thrown) { if (attempt.claimed) return; attempt.threw(thrown); }
+ *   if (!attempt.claim()) return;
  *   const outcome = attempt.settle();
+ *
+ * A provider that ignores its signal may never settle the promise awaited: a
+ * cut-off (the run's abort, the idle watch) therefore claims the attempt and
+ * hands it to its owner, which settles it in a frame of its own.
  */
 export class ModelAttempt {
   readonly span: AttemptSpan;
@@ -38,29 +55,17 @@ export class ModelAttempt {
   readonly #request: ModelRequest;
   readonly #idleMs: number;
   readonly #watch: ModelCallWatch;
+  readonly #owner: AttemptOwner;
   readonly #onTextDelta: ((delta: string) => void) | undefined;
   readonly #requestedAt: number;
   #iterator: AsyncIterator<ModelEvent> | undefined;
   #ended = false;
   #visible = false;
+  #claimed = false;
   #message: AssistantMessage | undefined;
   #error: ProviderError | undefined;
   /** The text shown so far: kept when an abort cuts the stream off before the provider answers it. */
   #shown: string[] | undefined;
-
-  // The one wait in flight: reading stops after a cut-off, so an old step settling late finds
-  // its wait already settled, and settling it again does nothing.
-  #resolveStep: (step: IteratorResult<ModelEvent>) => void = ignore;
-  #rejectStep: (error: unknown) => void = ignore;
-  readonly #arm = (
-    resolve: (step: IteratorResult<ModelEvent>) => void,
-    reject: (error: unknown) => void,
-  ): void => {
-    this.#resolveStep = resolve;
-    this.#rejectStep = reject;
-  };
-  readonly #settleStep = (step: IteratorResult<ModelEvent>): void => this.#resolveStep(step);
-  readonly #failStep = (error: unknown): void => this.#rejectStep(error);
 
   constructor(
     context: RunContext,
@@ -68,9 +73,11 @@ export class ModelAttempt {
     request: ModelRequest,
     options: ModelCallOptions,
     attempt: number,
+    owner: AttemptOwner,
   ) {
     const state = context.state;
     this.#context = context;
+    this.#owner = owner;
     this.#provider = provider;
     this.#request = request;
     this.#onTextDelta = options.onTextDelta;
@@ -110,29 +117,46 @@ export class ModelAttempt {
 
   /** Opens the provider's stream and waits for its first event; call inside the caller's `try`. */
   open(): Promise<IteratorResult<ModelEvent>> | undefined {
+    // Set before the provider runs, so a cut-off from the very start reaches this attempt.
+    this.#watch.wake = this;
     // The run's calls share one signal and one options object (see SharedModelWatch); the
     // signal is made when a provider first reads it.
     this.#iterator = this.#provider.stream(this.#request, this.#watch.options)[Symbol.asyncIterator]();
     return this.next();
   }
 
-  /** The wait for the next event, or undefined once the call's signal has aborted. */
+  /** The provider's promise of its next event, or undefined once the call's signal has aborted. */
   next(): Promise<IteratorResult<ModelEvent>> | undefined {
     if (this.#watch.cutOff) return undefined;
-    const next = (this.#iterator as AsyncIterator<ModelEvent>).next();
-    // The watch wakes this wait when it aborts the call (no listener per call): a provider
-    // that ignores its signal cannot hold the run, and what it yields later is ignored.
-    // The callbacks are made once per attempt: an event costs the promise and its `then`.
-    const wait = new Promise<IteratorResult<ModelEvent>>(this.#arm);
-    this.#watch.wake = this.#settleStep;
-    next.then(this.#settleStep, this.#failStep);
-    return wait;
+    return (this.#iterator as AsyncIterator<ModelEvent>).next();
   }
 
-  /** Takes one step of the stream; true when the attempt has its answer (or is cut off) and reading stops. */
-  take(step: IteratorResult<ModelEvent>): boolean {
+  /** True once a cut-off or the reader took the attempt over (see `claim`). */
+  get claimed(): boolean {
+    return this.#claimed;
+  }
+
+  /** Takes the attempt over to settle it; false when a cut-off already did. */
+  claim(): boolean {
+    if (this.#claimed) return false;
+    this.#claimed = true;
+    return true;
+  }
+
+  /**
+   * Called by the watch right after it aborts the call (the run's abort, the
+   * idle check), so the attempt needs no abort listener of its own. The
+   * reader may be waiting on a provider that never answers: the owner goes on
+   * without it, once the code that cut the call off has returned.
+   */
+  cutOff(): void {
+    if (!this.claim()) return;
     this.#watch.wake = undefined;
-    if (step === callCutOff) return true;
+    this.#owner.continueAfterCutOff(this);
+  }
+
+  /** Takes one step of the stream; true when the attempt has its answer (or the stream ended) and reading stops. */
+  take(step: IteratorResult<ModelEvent>): boolean {
     if (step.done === true) {
       this.#ended = true;
       return true;
@@ -183,7 +207,7 @@ export class ModelAttempt {
   /** Ends the watch, closes the stream and says how the attempt ended, with its `message_end`. */
   settle(): Attempt {
     const watch = this.#watch;
-    watch.wake = undefined;
+    if (watch.wake === this) watch.wake = undefined;
     const idle = watch.end();
     // A stream left before its end is closed, as for-await would, so the provider can clean up;
     // without waiting, since a deaf provider may never answer.

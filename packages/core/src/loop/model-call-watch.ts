@@ -3,8 +3,10 @@ import { LazyStreamOptions } from './lazy-signal.js';
 import type { RunAbort } from './run-abort.js';
 import type { RunState } from './run-state.js';
 
-/** What a call's wait for its next event is woken with when the call's signal aborts. */
-export const callCutOff: IteratorReturnResult<undefined> = { done: true, value: undefined };
+/** What a cut-off wakes: the attempt reading the call's stream (see `ModelAttempt.cutOff`). */
+export interface CutOffListener {
+  cutOff(): void;
+}
 
 /**
  * The abort signal and idle watch of one model call. A run's calls usually
@@ -24,11 +26,10 @@ export interface ModelCallWatch {
   /** Ends the watch; returns true when the call was cut off for going silent (not by the run's abort). */
   end(): boolean;
   /**
-   * Set by the call while it waits for its next event; the watch calls it with
-   * `callCutOff` right after aborting the call (run abort, idle), so a call
-   * needs no abort listener of its own.
+   * Set by the call while it reads the stream; the watch calls it right after
+   * aborting the call (run abort, idle), so a call needs no abort listener of its own.
    */
-  wake: ((cutOff: IteratorReturnResult<undefined>) => void) | undefined;
+  wake: CutOffListener | undefined;
 }
 
 /**
@@ -46,7 +47,7 @@ export class SharedModelWatch implements ModelCallWatch {
   inFlight = 0;
   /** Set when the idle check cut the call in flight off. */
   idle = false;
-  wake: ((cutOff: IteratorReturnResult<undefined>) => void) | undefined = undefined;
+  wake: CutOffListener | undefined = undefined;
   #options: StreamOptions | undefined;
 
   /** Lets go of an idle (aborted) call's controller: the next call makes a fresh one, with fresh options. */
@@ -95,7 +96,7 @@ export class SharedModelWatch implements ModelCallWatch {
   runAborted(reason: unknown): void {
     const controller = this.controller;
     if (controller !== undefined && !controller.signal.aborted) controller.abort(reason);
-    this.wake?.(callCutOff);
+    this.wake?.cutOff();
   }
 
   /** Stops watching: clears the timer and lets the controller go. Called when the run ends. */
@@ -143,7 +144,7 @@ function armSharedTimer(shared: SharedModelWatch, idleMs: number): void {
         shared.timer = undefined;
         shared.idle = true;
         shared.controller?.abort();
-        shared.wake?.(callCutOff);
+        shared.wake?.cutOff();
         return;
       }
     } else {
@@ -168,7 +169,7 @@ function ownWatch(run: RunAbort, idleMs: number): ModelCallWatch {
       if (++quiet >= checksPerPeriod) {
         idle = true;
         controller.abort();
-        watch.wake?.(callCutOff);
+        watch.wake?.cutOff();
         return;
       }
     } else {
@@ -196,7 +197,7 @@ function ownWatch(run: RunAbort, idleMs: number): ModelCallWatch {
   };
   const unlink = run.onAbort((reason) => {
     controller.abort(reason);
-    watch.wake?.(callCutOff);
+    watch.wake?.cutOff();
   });
   return watch;
 }

@@ -171,3 +171,72 @@ describe('closing a provider stream', () => {
     expect(log).toEqual(['cleaned up']);
   });
 });
+
+describe('a call cut off while it waits for the provider', () => {
+  it('goes on to its retry; what the cut-off attempt yields later reaches nobody', async () => {
+    const log: string[] = [];
+    // The retry streams for about 100 ms, so the deaf attempt's late events come while the run goes on.
+    async function* slowRetry(): AsyncGenerator<ModelEvent> {
+      for (let index = 0; index < 20; index++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        yield { type: 'text_delta', delta: 'wait ' };
+      }
+      log.push('retry answered');
+      yield textDone('second try');
+    }
+    const provider = inlineProvider([deaf(log), slowRetry]);
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      orchestrator: stepOrchestrator,
+      streamIdleTimeoutMs: 20,
+      retry: { baseDelayMs: 1 },
+    });
+    const events = collect(agent);
+    const result = await agent.prompt('hi').result();
+    expect(log).toEqual(['deaf provider yielded', 'retry answered']);
+    expect(result.terminateReason).toBe('completed');
+    expect(result.text).toBe('second try');
+    const deltas = events.flatMap((event) => (event.type === 'text_delta' ? [event.delta] : []));
+    expect(deltas).toEqual(Array.from({ length: 20 }, () => 'wait '));
+    expect(
+      events.flatMap((event) =>
+        event.type === 'message_end' ? [[event.message.stopReason, event.error?.kind]] : [],
+      ),
+    ).toEqual([
+      ['error', 'network'],
+      ['end_turn', undefined],
+    ]);
+    expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('ends once when a listener aborts in the middle of a stream that ignores its signal', async () => {
+    let yielded = 0;
+    const provider = inlineProvider([
+      async function* () {
+        for (;;) {
+          yielded++;
+          yield { type: 'text_delta', delta: `part ${yielded} ` };
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      },
+    ]);
+    const agent = new Agent({ provider, model: 'm', orchestrator: stepOrchestrator });
+    const events: AgentEvent[] = [];
+    agent.subscribe((event) => {
+      events.push(event);
+      if (event.type === 'text_delta' && event.delta === 'part 2 ') agent.abort();
+    });
+    const result = await agent.prompt('hi').result();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(result.terminateReason).toBe('aborted');
+    expect(events.filter((event) => event.type === 'text_delta').map((event) => event.type)).toHaveLength(2);
+    expect(events.filter((event) => event.type === 'message_end')).toHaveLength(1);
+    const last = result.messages.at(-1);
+    expect(last).toMatchObject({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'part 1 part 2 ' }],
+      stopReason: 'aborted',
+    });
+  });
+});
