@@ -100,7 +100,7 @@ export function resumingOrchestrator(inner: Orchestrator): Orchestrator {
     name: inner.name,
     async run(orchestratorContext) {
       const context = orchestratorContext as RunContext;
-      const calls = [...context.state.pending.values()];
+      const calls = context.state.pending.list();
       if (calls.length === 0) {
         // A history that ends with the model's answer has nothing to continue: no model call.
         const last = context.messages.at(-1) as { role?: string } | undefined;

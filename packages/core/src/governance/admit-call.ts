@@ -187,7 +187,7 @@ async function pause(
   const paused = (governance.paused ??= []);
   paused.push(pending);
   let after = false;
-  for (const other of [...context.state.pending.values()]) {
+  for (const other of context.state.pending.list()) {
     if (other.id === call.id) {
       after = true;
       continue;

@@ -248,7 +248,7 @@ export class RunContext implements OrchestratorContext {
         );
       }
     } else if (state.pending.size > 0) {
-      for (const call of [...state.pending.values()]) {
+      for (const call of state.pending.list()) {
         this.skipTool(call, 'a new message arrived before it could run.');
       }
     }
@@ -257,8 +257,7 @@ export class RunContext implements OrchestratorContext {
     if (role === 'assistant') {
       const assistant = message as AssistantMessage;
       state.lastAssistant = assistant;
-      for (const block of assistant.content)
-        if (block.type === 'toolCall') state.pending.set(block.id, block);
+      for (const block of assistant.content) if (block.type === 'toolCall') state.pending.add(block);
     } else if (role !== 'user' && role !== 'toolResult') {
       state.shared.customMessages++;
     }
@@ -291,7 +290,6 @@ export class RunContext implements OrchestratorContext {
   /** Gives every unanswered call an error result, so the history stays valid whatever ended the run. */
   closePending(reason: string): void {
     const state = this.state;
-    for (const call of [...state.pending.values()])
-      this.#answerUnrun(call, `Tool call not run: ${reason}`, reason);
+    for (const call of state.pending.list()) this.#answerUnrun(call, `Tool call not run: ${reason}`, reason);
   }
 }

@@ -5,12 +5,13 @@ import type { AgentError } from '../errors/agent-error.js';
 import type { EventSink } from '../events/run-events.js';
 import type { SpanIds } from '../observability/span-ids.js';
 import type { Logger } from '../logger/logger.js';
-import type { AgentMessage, AssistantMessage, Message, ToolCallBlock, Usage } from '../messages/messages.js';
+import type { AgentMessage, AssistantMessage, Message, Usage } from '../messages/messages.js';
 import type { RunSettings } from '../orchestrator/orchestrator.js';
 import type { ToolSpec } from '../provider/provider.js';
 import type { PreparedTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { SharedModelWatch } from './model-call-watch.js';
+import type { PendingCalls } from './pending-calls.js';
 import type { RunAbort } from './run-abort.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
 import type { ApprovalMemory, RunGovernance } from '../governance/run-governance.js';
@@ -63,7 +64,7 @@ export interface RunState {
   usage: Usage;
   toolCalls: ToolCallRecord[];
   /** Tool calls in the history without a result yet, in call order. */
-  pending: Map<string, ToolCallBlock>;
+  pending: PendingCalls;
   /** Calls cut off by the output limit; they are answered with an error, never run. Made at the first. */
   truncated: Set<string> | undefined;
   lastAssistant: AssistantMessage | undefined;

@@ -83,7 +83,7 @@ export function repairInterrupted(
   if (state.status !== 'running') return false;
   state.status = 'interrupted';
   const unfinished = new Set(restored.unfinishedCalls.map((call) => call.id));
-  const calls = [...danglingCalls(state.messages).values()];
+  const calls = danglingCalls(state.messages).list();
   let last = -1;
   calls.forEach((call, index) => {
     if (unfinished.has(call.id) && !isIdempotent(call.name)) last = index;

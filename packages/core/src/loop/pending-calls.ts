@@ -1,0 +1,51 @@
+import type { ToolCallBlock } from '../messages/messages.js';
+
+/**
+ * The history's unanswered tool calls, in the order they were made. A turn
+ * leaves one or a few, so they are kept in two short arrays searched in
+ * order: cheaper than a `Map`, whose table is made anew as it empties, once
+ * per step. Adding a call whose id is already pending replaces it in place,
+ * as `Map.set` would.
+ */
+export class PendingCalls {
+  readonly #ids: string[] = [];
+  readonly #calls: ToolCallBlock[] = [];
+
+  get size(): number {
+    return this.#ids.length;
+  }
+
+  has(id: string): boolean {
+    return this.#ids.indexOf(id) !== -1;
+  }
+
+  add(call: ToolCallBlock): void {
+    const index = this.#ids.indexOf(call.id);
+    if (index !== -1) {
+      this.#calls[index] = call;
+      return;
+    }
+    this.#ids.push(call.id);
+    this.#calls.push(call);
+  }
+
+  /** Removes the call with this id; false when none is pending. */
+  delete(id: string): boolean {
+    const ids = this.#ids;
+    const index = ids.indexOf(id);
+    if (index === -1) return false;
+    if (index === ids.length - 1) {
+      ids.pop();
+      this.#calls.pop();
+    } else {
+      ids.splice(index, 1);
+      this.#calls.splice(index, 1);
+    }
+    return true;
+  }
+
+  /** The pending calls in call order, as a copy: answering them while iterating is safe. */
+  list(): ToolCallBlock[] {
+    return this.#calls.slice();
+  }
+}
