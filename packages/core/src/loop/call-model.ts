@@ -5,13 +5,7 @@ import type { ModelCallOptions, ModelCallResult } from '../orchestrator/orchestr
 import { costOf, type ModelRequest, type Provider } from '../provider/provider.js';
 import type { ProviderError } from '../provider/provider-error.js';
 import { sleep } from './abortable.js';
-import {
-  type Attempt,
-  type AttemptOwner,
-  type AttemptSpan,
-  endMessage,
-  ModelAttempt,
-} from './model-attempt.js';
+import { type AttemptOwner, endMessage, ModelAttempt } from './model-attempt.js';
 import type { ContextWindow } from '../context/context-window.js';
 import { fitContext, overflowError } from '../context/fit-context.js';
 import { type RetryPolicy, resolveRetryPolicy, retryDelay } from './retry-policy.js';
@@ -60,8 +54,14 @@ async function checkThenCall(
   return new ModelCall(context, options, request, window).start();
 }
 
-/** What a reading frame returns once a cut-off took its attempt over: the call goes on elsewhere. */
-const abandoned: unique symbol = Symbol('abandoned');
+// The functions of a call's promise, handed over by `capture` while `new Promise` runs it
+// (synchronously): a call makes no executor closure of its own.
+let capturedResolve: ((result: ModelCallResult) => void) | undefined;
+let capturedReject: ((error: unknown) => void) | undefined;
+function capture(resolve: (result: ModelCallResult) => void, reject: (error: unknown) => void): void {
+  capturedResolve = resolve;
+  capturedReject = reject;
+}
 
 /**
  * The attempts of one model call: retries with backoff, then the fallback
@@ -106,96 +106,128 @@ class ModelCall implements AttemptOwner {
   }
 
   start(): Promise<ModelCallResult> {
-    const result = new Promise<ModelCallResult>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-    this.#run(undefined);
+    const result = new Promise<ModelCallResult>(capture);
+    this.#resolve = capturedResolve as (result: ModelCallResult) => void;
+    this.#reject = capturedReject as (error: unknown) => void;
+    capturedResolve = undefined;
+    capturedReject = undefined;
+    void this.#attempt(undefined);
     return result;
   }
 
   continueAfterCutOff(attempt: ModelAttempt): void {
     // Never inside the cut-off itself: it may come from a listener in the middle of an event.
-    queueMicrotask(() => this.#run(attempt));
+    queueMicrotask(() => void this.#attempt(attempt));
   }
 
-  #run(cutOff: ModelAttempt | undefined): void {
-    this.#attempt(cutOff).then(
-      (result) => {
-        if (result !== abandoned) this.#resolve(result);
-      },
-      (error: unknown) => this.#reject(error),
-    );
+  /**
+   * Runs attempts until the call has its result and settles the call's
+   * promise with it; starts by ending `cutOff` when a cut-off handed it over.
+   * Returns without a word once a cut-off took its attempt: the call goes on
+   * in the frame the cut-off started. Never rejects.
+   */
+  async #attempt(cutOff: ModelAttempt | undefined): Promise<void> {
+    try {
+      let attempt = cutOff;
+      for (;;) {
+        if (attempt === undefined) {
+          const started = this.#startAttempt();
+          if (!(started instanceof ModelAttempt)) return this.#resolve(started);
+          attempt = started;
+          try {
+            for (let step = attempt.open(); step !== undefined; step = attempt.next()) {
+              const event = await step;
+              // A cut-off took the attempt over while the provider kept this frame waiting.
+              if (attempt.claimed) return;
+              if (attempt.take(event)) break;
+            }
+          } catch (thrown) {
+            if (attempt.claimed) return;
+            attempt.threw(thrown);
+          }
+          if (!attempt.claim()) return;
+        }
+        const ended = this.#end(attempt);
+        attempt = undefined;
+        // A result ends the call; undefined (at once, or after a backoff or a compaction) tries again.
+        const result = ended instanceof Promise ? await ended : ended;
+        if (result !== undefined) return this.#resolve(result);
+      }
+    } catch (error) {
+      this.#reject(error);
+    }
   }
 
-  /** Runs attempts until the call has its result; starts by settling `cutOff`, when a cut-off handed it over. */
-  async #attempt(cutOff: ModelAttempt | undefined): Promise<ModelCallResult | typeof abandoned> {
+  /** The next attempt, announced and counted; or the call's result when there is none to make. */
+  #startAttempt(): ModelAttempt | ModelCallResult {
     const context = this.#context;
     const state = context.state;
+    const provider = this.#nextRoute();
+    if (provider === undefined) return failed(this.#lastError as ProviderError);
+    if (state.stopCause !== undefined) return stopped(context);
     const options = this.#options;
-    let attempt = cutOff;
-    for (;;) {
-      if (attempt === undefined) {
-        const provider = this.#nextRoute();
-        if (provider === undefined) return failed(this.#lastError as ProviderError);
-        if (state.stopCause !== undefined) return stopped(context);
-        options.onAttemptStart?.(this.#attempts);
-        state.modelCalls++;
-        if (this.#route === 1) state.fallbacks++;
-        attempt = new ModelAttempt(context, provider, this.#routeRequest, options, this.#attempts++, this);
-        try {
-          for (let step = attempt.open(); step !== undefined; step = attempt.next()) {
-            const event = await step;
-            // A cut-off took the attempt over while the provider kept this frame waiting.
-            if (attempt.claimed) return abandoned;
-            if (attempt.take(event)) break;
-          }
-        } catch (thrown) {
-          if (attempt.claimed) return abandoned;
-          attempt.threw(thrown);
-        }
-        if (!attempt.claim()) return abandoned;
-      }
-      const outcome = attempt.settle();
-      attempt = undefined;
-      const provider = this.#provider;
-      if (outcome.kind === 'done') return finish(context, provider, outcome.message, options, outcome.span);
-      if (outcome.kind === 'stopped') {
-        if (outcome.partial !== undefined) keepPartial(context, outcome.partial, options);
-        return stopped(context);
-      }
-      const error = outcome.error;
-      this.#lastError = error;
-      const retry = this.#routeAttempts;
-      this.#routeAttempts++;
-      if (error.kind === 'context_overflow') {
-        // Compacted (harder than the window's own count asked for) and retried once; never a loop.
-        const window = this.#window;
-        if (window === undefined || this.#overflowRetried)
-          return failed(overflowError(error, this.#overflowRetried));
-        this.#overflowRetried = true;
-        const fitted = await fitContext(context, window, this.#request, error);
-        if (!fitted.ok) return fitted.result;
-        const request = fitted.request;
-        this.#request = request;
-        const model = this.#routeRequest.model;
-        this.#routeRequest = model === request.model ? request : { ...request, model };
-        announceRetry(context, outcome, retry + 1, 0, provider);
-        continue;
-      }
-      // A request the provider refuses (400, auth) fails the same way anywhere: no retry, no fallback.
-      if (!error.retryable) return failed(error);
-      const policy = (this.#policy ??= resolveRetryPolicy(state.shared.options.retry));
-      if (retry >= policy.maxRetries) {
-        // This route is spent: the next attempt goes to the fallback, if any.
-        this.#route++;
-        this.#routeAttempts = 0;
-        continue;
-      }
-      const delayMs = retryDelay(policy, retry, error);
-      announceRetry(context, outcome, retry + 1, delayMs, provider);
-      if (!(await sleep(delayMs, state.abort))) return stopped(context);
+    options.onAttemptStart?.(this.#attempts);
+    state.modelCalls++;
+    if (this.#route === 1) state.fallbacks++;
+    return new ModelAttempt(context, provider, this.#routeRequest, options, this.#attempts++, this);
+  }
+
+  /**
+   * Settles an attempt that has ended: the call's result, or undefined to try
+   * again (at once, or once the promise returned has waited out a backoff or
+   * compacted the context).
+   */
+  #end(attempt: ModelAttempt): ModelCallResult | undefined | Promise<ModelCallResult | undefined> {
+    const context = this.#context;
+    const options = this.#options;
+    const provider = this.#provider;
+    const end = attempt.settle();
+    if (end === 'done')
+      return finish(context, provider, attempt.message as AssistantMessage, options, attempt);
+    if (end === 'stopped') {
+      const partial = attempt.message;
+      if (partial !== undefined) keepPartial(context, partial, options);
+      return stopped(context);
     }
+    const error = attempt.error as ProviderError;
+    this.#lastError = error;
+    const retry = this.#routeAttempts;
+    this.#routeAttempts++;
+    // Compacted (harder than the window's own count asked for) and retried once; never a loop.
+    if (error.kind === 'context_overflow') return this.#compactAndRetry(attempt, error, retry);
+    // A request the provider refuses (400, auth) fails the same way anywhere: no retry, no fallback.
+    if (!error.retryable) return failed(error);
+    const state = context.state;
+    const policy = (this.#policy ??= resolveRetryPolicy(state.shared.options.retry));
+    if (retry >= policy.maxRetries) {
+      // This route is spent: the next attempt goes to the fallback, if any.
+      this.#route++;
+      this.#routeAttempts = 0;
+      return undefined;
+    }
+    const delayMs = retryDelay(policy, retry, error);
+    announceRetry(context, attempt, retry + 1, delayMs, provider);
+    return sleep(delayMs, state.abort).then((waited) => (waited ? undefined : stopped(context)));
+  }
+
+  async #compactAndRetry(
+    attempt: ModelAttempt,
+    error: ProviderError,
+    retry: number,
+  ): Promise<ModelCallResult | undefined> {
+    const window = this.#window;
+    if (window === undefined || this.#overflowRetried)
+      return failed(overflowError(error, this.#overflowRetried));
+    this.#overflowRetried = true;
+    const context = this.#context;
+    const fitted = await fitContext(context, window, this.#request, error);
+    if (!fitted.ok) return fitted.result;
+    const request = fitted.request;
+    this.#request = request;
+    const model = this.#routeRequest.model;
+    this.#routeRequest = model === request.model ? request : { ...request, model };
+    announceRetry(context, attempt, retry + 1, 0, this.#provider);
+    return undefined;
   }
 
   /** The provider of the next attempt, switching to the fallback once; undefined when every route is spent. */
@@ -220,8 +252,8 @@ function ignore(): void {}
 /** Counts a retry and emits its event, on the failed attempt's span. */
 function announceRetry(
   context: RunContext,
-  outcome: Extract<Attempt, { kind: 'failed' }>,
-  attempt: number,
+  attempt: ModelAttempt,
+  retry: number,
   delayMs: number,
   provider: Provider,
 ): void {
@@ -232,13 +264,13 @@ function announceRetry(
     runId: state.runId,
     turn: state.turn,
     seq: state.seq++,
-    spanId: state.spans.text(outcome.span.span),
-    parentSpanId: state.spans.text(outcome.span.parent),
-    attempt,
+    spanId: state.spans.text(attempt.span),
+    parentSpanId: state.spans.text(attempt.parentSpan),
+    attempt: retry,
     delayMs,
-    error: outcome.error,
+    error: attempt.error as ProviderError,
     provider: provider.name,
-    discardedPartial: outcome.visible,
+    discardedPartial: attempt.visible,
   });
 }
 
@@ -295,7 +327,7 @@ function finish(
   provider: Provider,
   message: AssistantMessage,
   options: ModelCallOptions,
-  span: AttemptSpan,
+  attempt: ModelAttempt,
 ): ModelCallResult {
   const state = context.state;
   if (message.provider === undefined) message.provider = provider.name;
@@ -329,7 +361,7 @@ function finish(
   // A response cut off by the output limit may end in a call whose input is incomplete: never run it.
   if (message.stopReason === 'max_tokens' && lastCall !== undefined)
     (state.truncated ??= new Set()).add(lastCall);
-  endMessage(context, message, span);
+  endMessage(context, message, attempt.span, attempt.parentSpan);
   if (usage !== undefined) {
     context.deliver({
       type: 'usage',

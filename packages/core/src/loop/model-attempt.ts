@@ -8,17 +8,12 @@ import { EventKind } from '../events/run-events.js';
 import { type ModelCallWatch, watchModelCall } from './model-call-watch.js';
 import type { RunContext } from './run-context.js';
 
-/** How one attempt at a model call ended. */
-export type Attempt =
-  | { kind: 'done'; message: AssistantMessage; span: AttemptSpan }
-  | { kind: 'failed'; error: ProviderError; visible: boolean; span: AttemptSpan }
-  | { kind: 'stopped'; partial: AssistantMessage | undefined };
-
-/** The span of one attempt, by number (see `SpanIds`): its `message_start`, `message_end` and any `retry` carry it. */
-export interface AttemptSpan {
-  span: number;
-  parent: number;
-}
+/**
+ * How one attempt at a model call ended: `done` with its answer (`message`),
+ * `failed` with `error`, or `stopped` by the run with what was shown so far
+ * (`message`, when anything was).
+ */
+export type AttemptEnd = 'done' | 'failed' | 'stopped';
 
 /** What reads an attempt's stream and takes over once the call is cut off while it waits. */
 export interface AttemptOwner {
@@ -42,14 +37,16 @@ export interface AttemptOwner {
  *     const event = await step; if (attempt.claimed) return; if (attempt.take(event)) break; }
  *   } catch (thrown) { if (attempt.claimed) return; attempt.threw(thrown); }
  *   if (!attempt.claim()) return;
- *   const outcome = attempt.settle();
+ *   const end = attempt.settle(); // then attempt.message, attempt.error
  *
  * A provider that ignores its signal may never settle the promise awaited: a
  * cut-off (the run's abort, the idle watch) therefore claims the attempt and
  * hands it to its owner, which settles it in a frame of its own.
  */
 export class ModelAttempt {
-  readonly span: AttemptSpan;
+  /** The attempt's span and its parent (the turn's), by number (see `SpanIds`): its `message_start`, `message_end` and any `retry` carry them. */
+  readonly span: number;
+  readonly parentSpan: number;
   readonly #context: RunContext;
   readonly #provider: Provider;
   readonly #request: ModelRequest;
@@ -83,15 +80,17 @@ export class ModelAttempt {
     this.#onTextDelta = options.onTextDelta;
     this.#idleMs = state.shared.options.streamIdleTimeoutMs ?? 120_000;
     // Every attempt is announced before its request, so it has its own span from the start.
-    const span: AttemptSpan = { span: state.spans.open(), parent: state.turnSpan };
+    const span = state.spans.open();
+    const parent = state.turnSpan;
     this.span = span;
+    this.parentSpan = parent;
     if (request.model === state.settings.model) {
       state.shared.events.emit(
         EventKind.messageStart,
         state.turn,
         state.seq++,
-        span.span,
-        span.parent,
+        span,
+        parent,
         attempt,
         provider.name,
       );
@@ -102,8 +101,8 @@ export class ModelAttempt {
         runId: state.runId,
         turn: state.turn,
         seq: state.seq++,
-        spanId: state.spans.text(span.span),
-        parentSpanId: state.spans.text(span.parent),
+        spanId: state.spans.text(span),
+        parentSpanId: state.spans.text(parent),
         provider: provider.name,
         model: request.model,
         attempt,
@@ -204,8 +203,23 @@ export class ModelAttempt {
         });
   }
 
+  /** The answer once `settle` said `done`; what was shown so far (if anything) once it said `stopped`. */
+  get message(): AssistantMessage | undefined {
+    return this.#message;
+  }
+
+  /** Why the attempt failed, once `settle` said `failed`. */
+  get error(): ProviderError | undefined {
+    return this.#error;
+  }
+
+  /** True once the stream showed text or thinking: a retry then discards what the user saw. */
+  get visible(): boolean {
+    return this.#visible;
+  }
+
   /** Ends the watch, closes the stream and says how the attempt ended, with its `message_end`. */
-  settle(): Attempt {
+  settle(): AttemptEnd {
     const watch = this.#watch;
     if (watch.wake === this) watch.wake = undefined;
     const idle = watch.end();
@@ -217,13 +231,13 @@ export class ModelAttempt {
     const context = this.#context;
     const provider = this.#provider;
     const request = this.#request;
-    const span = this.span;
     let message = this.#message;
     let error = this.#error;
     if (context.state.stopCause !== undefined) {
       const partial = message ?? abortedMessage(provider, request, this.#shown);
-      endMessage(context, partial, span);
-      return { kind: 'stopped', partial };
+      this.#message = partial;
+      endMessage(context, partial, this.span, this.parentSpan);
+      return 'stopped';
     }
     if (idle) {
       // Cut off for going silent: whatever the provider made of its abort (often a done
@@ -243,6 +257,8 @@ export class ModelAttempt {
       });
     }
     if (error !== undefined) {
+      this.#message = undefined;
+      this.#error = error;
       endMessage(
         context,
         {
@@ -253,12 +269,13 @@ export class ModelAttempt {
           model: request.model,
           errorMessage: error.message,
         },
-        span,
+        this.span,
+        this.parentSpan,
         error,
       );
-      return { kind: 'failed', error, visible: this.#visible, span };
+      return 'failed';
     }
-    return { kind: 'done', message: message as AssistantMessage, span };
+    return 'done';
   }
 }
 
@@ -266,20 +283,13 @@ export class ModelAttempt {
 export function endMessage(
   context: RunContext,
   message: AssistantMessage,
-  span: AttemptSpan,
+  span: number,
+  parent: number,
   error?: ProviderError,
 ): void {
   const state = context.state;
   if (error === undefined) {
-    state.shared.events.emit(
-      EventKind.messageEnd,
-      state.turn,
-      state.seq++,
-      span.span,
-      span.parent,
-      0,
-      message,
-    );
+    state.shared.events.emit(EventKind.messageEnd, state.turn, state.seq++, span, parent, 0, message);
     return;
   }
   const event: AgentEventOf<'message_end'> = {
@@ -287,8 +297,8 @@ export function endMessage(
     runId: state.runId,
     turn: state.turn,
     seq: state.seq++,
-    spanId: state.spans.text(span.span),
-    parentSpanId: state.spans.text(span.parent),
+    spanId: state.spans.text(span),
+    parentSpanId: state.spans.text(parent),
     message,
     error,
   };
