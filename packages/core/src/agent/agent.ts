@@ -5,6 +5,7 @@ import { RunStoppedError } from '../errors/run-error.js';
 import type { AgentEvent, AgentEventOf } from '../events/agent-event.js';
 import { noEvents, RunEvents } from '../events/run-events.js';
 import { SpanIds } from '../observability/span-ids.js';
+import { randomRunId } from './run-id.js';
 import { silentLogger } from '../logger/logger.js';
 import type { AgentMessage } from '../messages/messages.js';
 import { isModelMessage } from '../messages/messages.js';
@@ -219,7 +220,7 @@ export class Agent {
     const shared = this.#shared;
     const runAbort = new RunAbort();
     this.#runAbort = runAbort;
-    const runId = globalThis.crypto.randomUUID();
+    const runId = randomRunId();
     const trace: RunTrace = {
       traceId: parentTrace?.traceId ?? randomTraceId(),
       spanId: randomSpanId(),
