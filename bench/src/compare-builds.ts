@@ -1,0 +1,83 @@
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import type * as Core from '@agent-core/core';
+import { agentic } from '@agent-core/orchestrator-agentic';
+import { react } from '@agent-core/orchestrator-react';
+import { z } from 'zod';
+import { scriptedProvider } from './frameworks/agent-core.js';
+import { scriptedReactProvider } from './frameworks/react-provider.js';
+import { median } from './measure.js';
+import { addResult, promptText, stepScenario, toolName } from './scenario.js';
+
+// Two or more builds of core's dist, imported side by side in this one process and run in
+// alternating batches a few milliseconds long, so that a machine whose speed changes every
+// few seconds slows them alike. Prints each build's time per step against the first's:
+//   node --expose-gc dist/compare-builds.js <steps> <seconds> <dist dir> <dist dir>... [--deltas 50] [--iterate] [--react] [--parallel]
+// Copy packages/core/dist aside before a change (cp -r packages/core/dist /tmp/before) and compare it with the new build.
+// The orchestrators come from the workspace and reach each build's Agent only through its context.
+
+const args = process.argv.slice(2);
+const flagValue = (name: string) => {
+  const index = args.indexOf(name);
+  return index === -1 ? undefined : args.splice(index, 2)[1];
+};
+const flag = (name: string) => {
+  const index = args.indexOf(name);
+  if (index !== -1) args.splice(index, 1);
+  return index !== -1;
+};
+const deltas = Number(flagValue('--deltas') ?? 0);
+const iterate = flag('--iterate');
+const useReact = flag('--react');
+const parallel = flag('--parallel');
+const [steps, seconds, ...dirs] = args;
+if (steps === undefined || seconds === undefined || dirs.length < 2)
+  throw new Error(
+    'usage: compare-builds.js <steps> <seconds> <dist dir> <dist dir>... [--deltas n] [--iterate] [--react] [--parallel]',
+  );
+
+const scenario = stepScenario(Number(steps), deltas, iterate);
+const builds: { name: string; run: () => Promise<void>; samples: number[] }[] = [];
+for (const dir of dirs) {
+  const core = (await import(pathToFileURL(resolve(dir, 'index.js')).href)) as typeof Core;
+  const tool = core.defineTool({
+    name: toolName,
+    description: 'Adds two numbers and returns the sum.',
+    parameters: z.object({ a: z.number(), b: z.number() }),
+    execute: (input) => addResult(input),
+  });
+  const run = async () => {
+    const agent = new core.Agent({
+      provider: useReact ? scriptedReactProvider(scenario) : scriptedProvider(scenario),
+      model: 'scripted',
+      tools: [tool],
+      orchestrator: useReact ? react() : agentic({ toolExecution: parallel ? 'parallel' : 'sequential' }),
+      limits: { maxTurns: scenario.steps + 1 },
+    });
+    const running = agent.prompt(promptText);
+    if (iterate) for await (const _event of running);
+    const result = await running.result();
+    if (result.terminateReason !== 'completed')
+      throw new Error(`${dir}: the run ended with ${result.terminateReason}: ${result.error?.message}`);
+  };
+  builds.push({ name: dir, run, samples: [] });
+}
+
+const batch = Math.max(1, Math.round((deltas > 0 ? 200 : 2000) / scenario.steps));
+for (let round = 0; round < 3; round++)
+  for (const build of builds) for (let index = 0; index < batch * 5; index++) await build.run();
+const end = performance.now() + Number(seconds) * 1000;
+while (performance.now() < end) {
+  for (const build of builds) {
+    const start = performance.now();
+    for (let index = 0; index < batch; index++) await build.run();
+    build.samples.push(((performance.now() - start) * 1000) / (batch * scenario.steps));
+  }
+}
+const first = builds[0] as (typeof builds)[number];
+for (const build of builds) {
+  const ratios = build.samples.map((sample, index) => sample / (first.samples[index] as number));
+  process.stdout.write(
+    `${build.name}: ${median(build.samples).toFixed(2)} µs per step, ${median(ratios).toFixed(3)}× the first (median of ${ratios.length} paired batches)\n`,
+  );
+}

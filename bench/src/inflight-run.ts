@@ -1,0 +1,44 @@
+import { allFrameworks } from './frameworks/all-frameworks.js';
+import { bareFramework } from './frameworks/bare.js';
+import type { Scenario } from './scenario.js';
+
+// What a run holds while it waits for its model, as a thousand concurrent sessions do:
+// starts `sessions` runs whose model answers at once for `steps` steps and then never
+// again, and divides the heap they keep (after full collections) by their number:
+//   node --expose-gc dist/inflight-run.js <contender id | bare> <steps done> [sessions]
+
+const [id, steps, count] = process.argv.slice(2);
+if (id === undefined || steps === undefined)
+  throw new Error(
+    'usage: node --expose-gc dist/inflight-run.js <contender id | bare> <steps done> [sessions]',
+  );
+const collect = (globalThis as { gc?: () => void }).gc;
+if (collect === undefined) throw new Error('run with node --expose-gc');
+const framework =
+  id === 'bare' ? bareFramework() : (await allFrameworks()).find((candidate) => candidate.id === id);
+if (framework === undefined) throw new Error(`unknown contender '${id}'`);
+const sessions = Number(count ?? 1000);
+const never = 1e9;
+const scenario = (blocked: boolean): Scenario => ({
+  steps: Number(steps) + 10,
+  deltas: 0,
+  callsPerStep: 1,
+  toolDelayMs: 0,
+  iterate: false,
+  modelLatency: (call) => (blocked && call >= Number(steps) ? never : 0),
+});
+for (let index = 0; index < 300; index++) await framework.run(scenario(false));
+collect();
+collect();
+const before = process.memoryUsage().heapUsed;
+const waiting: Promise<unknown>[] = [];
+for (let index = 0; index < sessions; index++) waiting.push(framework.run(scenario(true)));
+await new Promise((resolve) => setTimeout(resolve, 500));
+collect();
+collect();
+const held = (process.memoryUsage().heapUsed - before) / sessions;
+process.stdout.write(
+  `${id}: ${(held / 1024).toFixed(2)} KB per run waiting for its model after ${steps} steps (${sessions} runs)\n`,
+);
+// The runs wait for a model that never answers: end here.
+process.exit(0);
