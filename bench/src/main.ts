@@ -9,8 +9,9 @@ import { renderResults } from './report.js';
 import type { BenchResults, ColdImportResult, FrameworkResult, StreamParsingResult } from './results.js';
 
 // `pnpm bench`: runs every workload, prints the tables and writes them into README.md.
-// Flags: --only id,id (contenders), --budget ms (per cell, default 1000), --save-as name
-// (also keep the results as results/<name>.json, e.g. `before`), --skip-import, --skip-stream.
+// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 7, default all), --budget ms
+// (per cell, default 1000), --save-as name (also keep the results as results/<name>.json, e.g.
+// `before`), --skip-import, --skip-stream.
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = fileURLToPath(new URL('.', import.meta.url));
@@ -22,6 +23,8 @@ const flag = (name: string) => {
 const only = flag('--only')?.split(',');
 const budget = flag('--budget') ?? '1000';
 const saveAs = flag('--save-as');
+const workloads = flag('--workloads');
+const runs = (workload: string) => workloads === undefined || workloads.split(',').includes(workload);
 
 function runNode(args: string[], options: { quiet?: boolean } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -49,7 +52,9 @@ async function measureFrameworks(): Promise<FrameworkResult[]> {
     process.stderr.write(`${framework.label} (${framework.version})\n`);
     const out = join(tmpdir(), `agent-core-bench-${process.pid}-${framework.id}.json`);
     try {
-      await runNode(['--expose-gc', join(dist, 'child.js'), framework.id, out, budget]);
+      const args = ['--expose-gc', join(dist, 'child.js'), framework.id, out, budget];
+      if (workloads !== undefined) args.push(workloads);
+      await runNode(args);
       results.push(JSON.parse(readFileSync(out, 'utf8')) as FrameworkResult);
     } catch (error) {
       results.push({
@@ -118,8 +123,8 @@ const results: BenchResults = {
     node: process.versions.node,
   },
   frameworks,
-  coldImport: argv.includes('--skip-import') ? [] : await coldImports(),
-  streamParsing: argv.includes('--skip-stream') ? [] : await streamParsing(),
+  coldImport: argv.includes('--skip-import') || !runs('5') ? [] : await coldImports(),
+  streamParsing: argv.includes('--skip-stream') || !runs('7') ? [] : await streamParsing(),
   pending:
     reactPending === undefined
       ? []
@@ -144,8 +149,12 @@ const round1 = existsSync(round1Path)
 const markdown = renderResults(results, before, round1);
 process.stdout.write(`${markdown}\n`);
 
-// A partial run (--only, --skip-*) prints its tables but leaves the README's full ones alone.
-const partial = only !== undefined || argv.includes('--skip-import') || argv.includes('--skip-stream');
+// A partial run (--only, --workloads, --skip-*) prints its tables but leaves the README's full ones alone.
+const partial =
+  only !== undefined ||
+  workloads !== undefined ||
+  argv.includes('--skip-import') ||
+  argv.includes('--skip-stream');
 const readmePath = join(root, 'README.md');
 const start = '<!-- results:start -->';
 const end = '<!-- results:end -->';
