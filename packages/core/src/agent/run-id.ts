@@ -1,7 +1,4 @@
-import { randomUint32 } from '../observability/trace-context.js';
-
-/** Character codes of the hex digits. */
-const digits = Uint8Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
+import { hexDigitCodes, randomUint32 } from '../observability/trace-context.js';
 const dash = 45;
 /** The 36 character codes of the id being made; filled and read synchronously. */
 const codes: number[] = new Array<number>(36).fill(dash);
@@ -14,7 +11,7 @@ const positions: readonly number[] = Array.from({ length: 36 }, (_, index) => in
 /** Writes the 8 hex digits of `word` as digits `first` to `first + 7` of the id. */
 function writeWord(word: number, first: number): void {
   for (let index = 0; index < 8; index++)
-    codes[positions[first + index] as number] = digits[(word >>> (28 - 4 * index)) & 15] as number;
+    codes[positions[first + index] as number] = hexDigitCodes[(word >>> (28 - 4 * index)) & 15] as number;
 }
 
 /**

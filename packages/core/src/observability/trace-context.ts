@@ -15,8 +15,8 @@ export interface TraceContext {
 // as making the ids themselves) serves 512 span ids. Three ids are made per step.
 const pool = new Uint8Array(4096);
 let poolOffset = pool.length;
-/** Character codes of the hex digits. */
-const digits = Uint8Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
+/** Character codes of the hex digits, for ids made with one `String.fromCharCode`. */
+export const hexDigitCodes = Uint8Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
 
 /** A random unsigned 32-bit integer from the pool. */
 export function randomUint32(): number {
@@ -42,7 +42,7 @@ export function randomUint32(): number {
  * several, which matters when events keep their ids for the whole run.
  */
 export function hexOfWords(high: number, low: number): string {
-  const x = digits;
+  const x = hexDigitCodes;
   return String.fromCharCode(
     x[(high >>> 28) & 15] as number,
     x[(high >>> 24) & 15] as number,
