@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { EventChannel } from '../events/event-channel.js';
+import type { RunAbort } from '../loop/run-abort.js';
 import type { AgentResult } from './agent-result.js';
 
 /**
@@ -15,15 +16,10 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   readonly runId: string;
   readonly #channel: EventChannel;
   readonly #result: Promise<AgentResult>;
-  readonly #abort: (reason?: unknown) => void;
+  readonly #abort: RunAbort;
 
   /** @internal Made by `Agent.prompt`. */
-  constructor(
-    runId: string,
-    channel: EventChannel,
-    result: Promise<AgentResult>,
-    abort: (reason?: unknown) => void,
-  ) {
+  constructor(runId: string, channel: EventChannel, result: Promise<AgentResult>, abort: RunAbort) {
     this.runId = runId;
     this.#channel = channel;
     this.#result = result;
@@ -41,6 +37,6 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
 
   /** Aborts this run; it ends with `aborted`. */
   abort(reason?: unknown): void {
-    this.#abort(reason);
+    this.#abort.abort(reason);
   }
 }

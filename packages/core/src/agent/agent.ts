@@ -10,7 +10,7 @@ import { silentLogger } from '../logger/logger.js';
 import type { AgentMessage } from '../messages/messages.js';
 import { isModelMessage } from '../messages/messages.js';
 import { emptyUsage } from '../messages/usage.js';
-import type { Orchestrator } from '../orchestrator/orchestrator.js';
+import type { Orchestrator, RunEnd } from '../orchestrator/orchestrator.js';
 import { getDefaultOrchestratorName, getOrchestrator } from '../registry/registries.js';
 import { loadSchemaSupport, prepareTool, type PreparedTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
@@ -22,7 +22,7 @@ import { type PromptInput, toMessages } from './prompt-input.js';
 import { linkAbort } from '../loop/abortable.js';
 import { RunAbort } from '../loop/run-abort.js';
 import { RunContext } from '../loop/run-context.js';
-import { runAgent } from '../loop/run-agent.js';
+import { endRun } from '../loop/end-run.js';
 import { danglingCalls } from '../loop/dangling-calls.js';
 import { SharedModelWatch } from '../loop/model-call-watch.js';
 import type { AgentShared, RunState } from '../loop/run-state.js';
@@ -244,15 +244,14 @@ export class Agent {
       events,
       startedAt,
       decisions,
-    ).finally(() => {
-      channel.close();
-      // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
-      shared.events = noEvents;
-      if (this.#runAbort === runAbort) this.#runAbort = undefined;
-    });
-    return new AgentRun(runId, channel, result, (reason) => runAbort.abort(reason));
+    );
+    return new AgentRun(runId, channel, result, runAbort);
   }
 
+  /**
+   * The whole run, in one async frame: a run waiting for its model holds one
+   * suspended frame here, with the orchestrator's and the model call's.
+   */
   async #run(
     input: PromptInput | undefined,
     options: PromptOptions,
@@ -266,127 +265,140 @@ export class Agent {
   ): Promise<AgentResult> {
     const shared = this.#shared;
     const agentOptions = this.options;
-    let prepared: PreparedTools;
-    let setupError: AgentError | undefined;
-    let setup: RunSetup | undefined;
     try {
-      // Prepared tools are kept between runs: no await for a run that reuses them.
-      prepared = this.#prepared ?? (await this.#prepareTools());
-      if (needsRunSetup(agentOptions, decisions)) {
-        // Decisions are claimed in the store first, so two processes deciding one pause give one execution.
-        if (decisions !== undefined && decisions.size > 0 && agentOptions.journal?.claim !== undefined)
-          await agentOptions.journal.claim(shared.messages);
-        setup = await prepareRun({
-          options: agentOptions,
-          runId,
-          messages: shared.messages,
-          resuming: input === undefined,
-          tools: prepared,
-          decisions,
-          memory: shared.approvals,
-        });
-        prepared = setup.tools;
+      let prepared: PreparedTools;
+      let setupError: AgentError | undefined;
+      let setup: RunSetup | undefined;
+      try {
+        // Prepared tools are kept between runs: no await for a run that reuses them.
+        prepared = this.#prepared ?? (await this.#prepareTools());
+        if (needsRunSetup(agentOptions, decisions)) {
+          // Decisions are claimed in the store first, so two processes deciding one pause give one execution.
+          if (decisions !== undefined && decisions.size > 0 && agentOptions.journal?.claim !== undefined)
+            await agentOptions.journal.claim(shared.messages);
+          setup = await prepareRun({
+            options: agentOptions,
+            runId,
+            messages: shared.messages,
+            resuming: input === undefined,
+            tools: prepared,
+            decisions,
+            memory: shared.approvals,
+          });
+          prepared = setup.tools;
+        }
+      } catch (error) {
+        // A tool whose schema cannot be converted, a beforeRun hook that throws or a lost claim fails the run, never result().
+        setupError = toAgentError(error, 'invalid_config');
+        prepared = { tools: [], byName: new Map(), specs: [] };
       }
-    } catch (error) {
-      // A tool whose schema cannot be converted, a beforeRun hook that throws or a lost claim fails the run, never result().
-      setupError = toAgentError(error, 'invalid_config');
-      prepared = { tools: [], byName: new Map(), specs: [] };
-    }
-    const state: RunState = {
-      shared,
-      runId,
-      settings: {
-        model: setup?.model ?? agentOptions.model,
-        toolExecution: agentOptions.toolExecution ?? 'sequential',
-        maxParallelTools: agentOptions.maxParallelTools ?? 8,
-        maxTurns: agentOptions.limits?.maxTurns ?? 25,
-      },
-      tools: prepared.tools,
-      toolsByName: prepared.byName,
-      toolSpecs: prepared.specs,
-      abort: runAbort,
-      stopCause: undefined,
-      turn: 0,
-      seq: 0,
-      usage: emptyUsage(),
-      toolCalls: [],
-      pending: danglingCalls(shared.messages),
-      truncated: undefined,
-      lastAssistant: undefined,
-      modelView: undefined,
-      modelViewLength: 0,
-      modelWatch: new SharedModelWatch(),
-      idCounter: 0,
-      systemPrompt: setup === undefined ? agentOptions.systemPrompt : setup.systemPrompt,
-      governance: setup?.governance,
-      halt: undefined,
-      journal: agentOptions.journal,
-      traceId: trace.traceId,
-      spanId: trace.spanId,
-      spans: events.spans,
-      turnSpan: 0,
-      modelCalls: 0,
-      retries: 0,
-      fallbacks: 0,
-      timeToFirstTokenMs: undefined,
-    };
-    events.model = state.settings.model;
-    state.journal?.runStarted(runId);
-    const context = new RunContext(state);
-    // The run's own callback comes first, so everything woken by the abort sees why it stopped.
-    const stopWatching = runAbort.onAbort((reason) => {
-      state.stopCause ??=
-        reason instanceof RunStoppedError && reason.code === 'timeout' ? 'timeout' : 'aborted';
-      state.modelWatch.runAborted(reason);
-    });
-    const unlink = linkAbort(options.signal, runAbort);
-    const timeoutMs = agentOptions.limits?.timeoutMs;
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(
-            () =>
-              runAbort.abort(
-                new RunStoppedError(
-                  'timeout',
-                  `The run took longer than limits.timeoutMs (${timeoutMs} ms).`,
-                ),
-              ),
-            timeoutMs,
-          );
-    try {
-      const start: AgentEventOf<'agent_start'> = {
-        type: 'agent_start',
+      const state: RunState = {
+        shared,
         runId,
+        settings: {
+          model: setup?.model ?? agentOptions.model,
+          toolExecution: agentOptions.toolExecution ?? 'sequential',
+          maxParallelTools: agentOptions.maxParallelTools ?? 8,
+          maxTurns: agentOptions.limits?.maxTurns ?? 25,
+        },
+        tools: prepared.tools,
+        toolsByName: prepared.byName,
+        toolSpecs: prepared.specs,
+        abort: runAbort,
+        stopCause: undefined,
         turn: 0,
-        seq: state.seq++,
-        messages: shared.messages.length,
+        seq: 0,
+        usage: emptyUsage(),
+        toolCalls: [],
+        pending: danglingCalls(shared.messages),
+        truncated: undefined,
+        lastAssistant: undefined,
+        modelView: undefined,
+        modelViewLength: 0,
+        modelWatch: new SharedModelWatch(),
+        idCounter: 0,
+        systemPrompt: setup === undefined ? agentOptions.systemPrompt : setup.systemPrompt,
+        governance: setup?.governance,
+        halt: undefined,
+        journal: agentOptions.journal,
         traceId: trace.traceId,
         spanId: trace.spanId,
+        spans: events.spans,
+        turnSpan: 0,
+        modelCalls: 0,
+        retries: 0,
+        fallbacks: 0,
+        timeToFirstTokenMs: undefined,
       };
-      if (trace.parentSpanId !== undefined) start.parentSpanId = trace.parentSpanId;
-      if (options.links !== undefined && options.links.length > 0) start.links = options.links;
-      context.deliver(start);
-      if (input !== undefined) {
-        // Messages queued while no run was active come first, then the prompt.
-        context.takeQueued();
-        for (const message of toMessages(input)) context.append(message);
-      }
-      const failing: Orchestrator | undefined =
-        setupError === undefined
+      events.model = state.settings.model;
+      state.journal?.runStarted(runId);
+      const context = new RunContext(state);
+      // The run's own callback comes first, so everything woken by the abort sees why it stopped.
+      const stopWatching = runAbort.onAbort((reason) => {
+        state.stopCause ??=
+          reason instanceof RunStoppedError && reason.code === 'timeout' ? 'timeout' : 'aborted';
+        state.modelWatch.runAborted(reason);
+      });
+      const unlink = linkAbort(options.signal, runAbort);
+      const timeoutMs = agentOptions.limits?.timeoutMs;
+      const timer =
+        timeoutMs === undefined
           ? undefined
-          : { name: orchestrator.name, run: async () => ({ reason: 'error', error: setupError }) };
-      const result = await runAgent(context, failing ?? orchestrator, startedAt, trace.parentSpanId);
-      // Whatever ended the run answered or re-listed the calls that were waiting; a new prompt answers them as skipped.
-      shared.approvals.pending =
-        result.pendingApprovals === undefined ? [] : structuredClone(result.pendingApprovals);
-      if (state.journal !== undefined) await endJournal(state.journal, result, shared);
-      return result;
+          : setTimeout(
+              () =>
+                runAbort.abort(
+                  new RunStoppedError(
+                    'timeout',
+                    `The run took longer than limits.timeoutMs (${timeoutMs} ms).`,
+                  ),
+                ),
+              timeoutMs,
+            );
+      try {
+        const start: AgentEventOf<'agent_start'> = {
+          type: 'agent_start',
+          runId,
+          turn: 0,
+          seq: state.seq++,
+          messages: shared.messages.length,
+          traceId: trace.traceId,
+          spanId: trace.spanId,
+        };
+        if (trace.parentSpanId !== undefined) start.parentSpanId = trace.parentSpanId;
+        if (options.links !== undefined && options.links.length > 0) start.links = options.links;
+        context.deliver(start);
+        if (input !== undefined) {
+          // Messages queued while no run was active come first, then the prompt.
+          context.takeQueued();
+          for (const message of toMessages(input)) context.append(message);
+        }
+        const failing: Orchestrator | undefined =
+          setupError === undefined
+            ? undefined
+            : { name: orchestrator.name, run: async () => ({ reason: 'error', error: setupError }) };
+        let end: RunEnd;
+        try {
+          end = await (failing ?? orchestrator).run(context);
+        } catch (error) {
+          end = { reason: 'error', error: toAgentError(error, 'orchestrator_failed') };
+        }
+        const result = endRun(context, end, startedAt, trace.parentSpanId);
+        // Whatever ended the run answered or re-listed the calls that were waiting; a new prompt answers them as skipped.
+        shared.approvals.pending =
+          result.pendingApprovals === undefined ? [] : structuredClone(result.pendingApprovals);
+        if (state.journal !== undefined) await endJournal(state.journal, result, shared);
+        return result;
+      } finally {
+        if (timer !== undefined) clearTimeout(timer);
+        state.modelWatch.close();
+        stopWatching();
+        unlink();
+      }
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      state.modelWatch.close();
-      stopWatching();
-      unlink();
+      events.channel.close();
+      // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
+      shared.events = noEvents;
+      if (this.#runAbort === runAbort) this.#runAbort = undefined;
     }
   }
 

@@ -183,7 +183,7 @@ function appendResult(context: RunContext, finished: ToolCallEnd): ToolResultMes
   const state = context.state;
   const call = finished.call;
   if (!state.pending.has(call.id)) return answered(context, call);
-  const { content, isError, durationMs } = finished;
+  const { content, isError } = finished;
   const result: ToolResultMessage = {
     role: 'toolResult',
     toolCallId: call.id,
@@ -191,14 +191,7 @@ function appendResult(context: RunContext, finished: ToolCallEnd): ToolResultMes
     content,
     isError,
   };
-  state.toolCalls.push({
-    id: call.id,
-    name: call.name,
-    input: call.input,
-    result: content,
-    isError,
-    durationMs,
-  });
+  state.toolCalls.push(finished);
   context.append(result);
   return result;
 }

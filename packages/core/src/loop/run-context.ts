@@ -178,14 +178,7 @@ export class RunContext implements OrchestratorContext {
       content,
       isError: true,
     };
-    state.toolCalls.push({
-      id: call.id,
-      name: call.name,
-      input: call.input,
-      result: content,
-      isError: true,
-      durationMs: 0,
-    });
+    state.toolCalls.push({ call, content, isError: true, durationMs: 0 });
     this.deliver({
       type: 'tool_skipped',
       runId: state.runId,

@@ -1,8 +1,8 @@
 import type { Agent } from '../agent/agent.js';
 import type { AgentOptions, SystemPromptSource } from '../agent/agent-options.js';
-import type { TerminateReason, ToolCallRecord } from '../agent/agent-result.js';
+import type { TerminateReason } from '../agent/agent-result.js';
 import type { AgentError } from '../errors/agent-error.js';
-import type { EventSink } from '../events/run-events.js';
+import type { EventSink, ToolCallEnd } from '../events/run-events.js';
 import type { SpanIds } from '../observability/span-ids.js';
 import type { Logger } from '../logger/logger.js';
 import type { AgentMessage, AssistantMessage, Message, Usage } from '../messages/messages.js';
@@ -62,7 +62,8 @@ export interface RunState {
   turn: number;
   seq: number;
   usage: Usage;
-  toolCalls: ToolCallRecord[];
+  /** The run's tool calls as they ended: the result's `ToolCallRecord`s are made from them when it ends. */
+  toolCalls: ToolCallEnd[];
   /** Tool calls in the history without a result yet, in call order. */
   pending: PendingCalls;
   /** Calls cut off by the output limit; they are answered with an error, never run. Made at the first. */

@@ -1,30 +1,26 @@
-import type { AgentResult, TerminateReason } from '../agent/agent-result.js';
+import type { AgentResult, TerminateReason, ToolCallRecord } from '../agent/agent-result.js';
 import { AgentError, toAgentError } from '../errors/agent-error.js';
+import type { ToolCallEnd } from '../events/run-events.js';
 import { messageText } from '../messages/messages.js';
-import type { Orchestrator, RunEnd } from '../orchestrator/orchestrator.js';
+import type { RunEnd } from '../orchestrator/orchestrator.js';
 import { runMetrics } from '../observability/run-metrics.js';
 import type { RunContext } from './run-context.js';
 import { roundMs } from './round-ms.js';
 import { usageBreakdown } from './usage-breakdown.js';
 
 /**
- * Drives one run from `agent_start` to `agent_end`: runs the orchestrator,
- * turns a throw into an `error` end, answers any tool call left without a
- * result, and builds the `AgentResult`. Never rejects.
+ * Ends a run once its orchestrator has returned (or thrown, as an `error`
+ * end): answers any tool call left without a result, builds the
+ * `AgentResult` and emits `agent_end`. Never throws.
  */
-export async function runAgent(
+export function endRun(
   context: RunContext,
-  orchestrator: Orchestrator,
+  orchestratorEnd: RunEnd,
   startedAt: number,
   parentSpanId?: string,
-): Promise<AgentResult> {
+): AgentResult {
   const state = context.state;
-  let end: RunEnd;
-  try {
-    end = await orchestrator.run(context);
-  } catch (error) {
-    end = { reason: 'error', error: toAgentError(error, 'orchestrator_failed') };
-  }
+  let end = orchestratorEnd;
   // A subagent still winding down after an abort reports nothing past this point.
   state.runAccess?.close();
   const halt = state.halt;
@@ -58,10 +54,11 @@ export async function runAgent(
     }
   }
   const durationMs = roundMs(performance.now() - startedAt);
+  const toolCalls = state.toolCalls.map(toolCallRecord);
   const result: AgentResult = {
     text,
     messages: state.shared.messages,
-    toolCalls: state.toolCalls,
+    toolCalls,
     turns: state.turn,
     usage: state.usage,
     terminateReason: end.reason,
@@ -74,7 +71,7 @@ export async function runAgent(
       modelCalls: state.modelCalls,
       retries: state.retries,
       fallbacks: state.fallbacks,
-      toolCalls: state.toolCalls,
+      toolCalls,
       usage: state.usage,
       timeToFirstTokenMs: state.timeToFirstTokenMs,
       durationMs,
@@ -121,4 +118,17 @@ function endReasonText(reason: TerminateReason, haltError: AgentError | undefine
     default:
       return 'the run ended first.';
   }
+}
+
+/** The result's record of a call, from how it ended. */
+function toolCallRecord(end: ToolCallEnd): ToolCallRecord {
+  const call = end.call;
+  return {
+    id: call.id,
+    name: call.name,
+    input: call.input,
+    result: end.content,
+    isError: end.isError,
+    durationMs: end.durationMs,
+  };
 }
