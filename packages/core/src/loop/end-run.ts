@@ -11,7 +11,7 @@ import { usageBreakdown } from './usage-breakdown.js';
 /**
  * Ends a run once its orchestrator has returned (or thrown, as an `error`
  * end): answers any tool call left without a result, builds the
- * `AgentResult` and emits `agent_end`. Never throws.
+ * `AgentResult` and emits `agent_end`.
  */
 export function endRun(
   context: RunContext,
