@@ -372,15 +372,14 @@ export class Agent {
           context.takeQueued();
           for (const message of toMessages(input)) context.append(message);
         }
-        const failing: Orchestrator | undefined =
-          setupError === undefined
-            ? undefined
-            : { name: orchestrator.name, run: async () => ({ reason: 'error', error: setupError }) };
         let end: RunEnd;
-        try {
-          end = await (failing ?? orchestrator).run(context);
-        } catch (error) {
-          end = { reason: 'error', error: toAgentError(error, 'orchestrator_failed') };
+        if (setupError !== undefined) end = { reason: 'error', error: setupError };
+        else {
+          try {
+            end = await orchestrator.run(context);
+          } catch (error) {
+            end = { reason: 'error', error: toAgentError(error, 'orchestrator_failed') };
+          }
         }
         const result = endRun(context, end, startedAt, trace.parentSpanId);
         // Whatever ended the run answered or re-listed the calls that were waiting; a new prompt answers them as skipped.

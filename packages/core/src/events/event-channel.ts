@@ -18,17 +18,17 @@ const smallInts = 6144;
  * rebuilds every field exactly; anything out of a short field's range is
  * written in full. 26 bits at most: a small integer on every runtime.
  */
-const kindBits = 15;
-const shortForm = 16;
+const kindBits = 0b1111;
+const shortForm = 1 << 4;
 const extraShift = 5;
-const extraMask = 3;
-const nextTurn = 128;
+const extraMask = 0b11;
+const nextTurn = 1 << 7;
 const upShift = 8;
-const upMask = 31;
-const spanShift = 13;
-const spanMask = 63;
-const parentShift = 19;
-const parentMask = 127;
+const upMask = 0b1_1111;
+const spanShift = upShift + 5;
+const spanMask = 0b11_1111;
+const parentShift = spanShift + 6;
+const parentMask = 0b111_1111;
 
 /** Makes the event object of a record (see `RunEvents.build`). */
 export interface EventDecoder {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, type AgentEvent, type ModelEvent, ProviderError } from '../index.js';
+import { Agent, type AgentEvent, type ModelEvent, type Provider, ProviderError } from '../index.js';
 import { inlineProvider, textDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
 
@@ -38,16 +38,21 @@ function collect(agent: Agent): AgentEvent[] {
   return events;
 }
 
+/** An agent that gives up on a stream silent for 20 ms and retries at once. */
+function idleWatchedAgent(provider: Provider): Agent {
+  return new Agent({
+    provider,
+    model: 'm',
+    orchestrator: stepOrchestrator,
+    streamIdleTimeoutMs: 20,
+    retry: { baseDelayMs: 1 },
+  });
+}
+
 describe('a stalled model stream', () => {
   it('is a retryable network error: retried, never completed with the partial text', async () => {
     const provider = inlineProvider([stallsPolitely, [textDone('The whole answer.')]]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      orchestrator: stepOrchestrator,
-      streamIdleTimeoutMs: 20,
-      retry: { baseDelayMs: 1 },
-    });
+    const agent = idleWatchedAgent(provider);
     const events = collect(agent);
     const result = await agent.prompt('hi').result();
     const retries = events.flatMap((event) => (event.type === 'retry' ? [event] : []));
@@ -112,13 +117,7 @@ describe('a provider that ignores its abort signal', () => {
 
   it('the idle timeout gives up on it and retries', async () => {
     const provider = inlineProvider([hangsForever, [textDone('second try')]]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      orchestrator: stepOrchestrator,
-      streamIdleTimeoutMs: 20,
-      retry: { baseDelayMs: 1 },
-    });
+    const agent = idleWatchedAgent(provider);
     const result = await agent.prompt('hi').result();
     expect(result.terminateReason).toBe('completed');
     expect(result.text).toBe('second try');
@@ -185,13 +184,7 @@ describe('a call cut off while it waits for the provider', () => {
       yield textDone('second try');
     }
     const provider = inlineProvider([deaf(log), slowRetry]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      orchestrator: stepOrchestrator,
-      streamIdleTimeoutMs: 20,
-      retry: { baseDelayMs: 1 },
-    });
+    const agent = idleWatchedAgent(provider);
     const events = collect(agent);
     const result = await agent.prompt('hi').result();
     expect(log).toEqual(['deaf provider yielded', 'retry answered']);
