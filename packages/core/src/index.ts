@@ -132,7 +132,12 @@ export type { LogFields, Logger } from './logger/logger.js';
 export { silentLogger, stderrLogger } from './logger/logger.js';
 export type { ResumeOptions } from './agent/resume.js';
 
-export type { ApprovalDecision, PausedCall, PendingApproval } from './governance/pending-approval.js';
+export type {
+  ApprovalDecision,
+  HeldToolResult,
+  PausedCall,
+  PendingApproval,
+} from './governance/pending-approval.js';
 export type { ApprovalAnswer, ApprovalChoice, ApprovalRequest, Approver } from './governance/approval.js';
 export { definePolicy, defaultToolRisk, policies } from './governance/policy.js';
 export type {

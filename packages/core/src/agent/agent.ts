@@ -24,6 +24,7 @@ import { RunAbort } from '../loop/run-abort.js';
 import { RunContext } from '../loop/run-context.js';
 import { endRun } from '../loop/end-run.js';
 import { danglingCalls } from '../loop/dangling-calls.js';
+import { heldResults } from '../loop/held-results.js';
 import { SharedModelWatch } from '../loop/model-call-watch.js';
 import type { AgentShared, RunState } from '../loop/run-state.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
@@ -292,6 +293,8 @@ export class Agent {
         setupError = toAgentError(error, 'invalid_config');
         prepared = { tools: [], byName: new Map(), specs: [] };
       }
+      const pending = danglingCalls(shared.messages);
+      const approvals = shared.approvals.pending;
       const state: RunState = {
         shared,
         runId,
@@ -310,7 +313,8 @@ export class Agent {
         seq: 0,
         usage: emptyUsage(),
         toolCalls: [],
-        pending: danglingCalls(shared.messages),
+        pending,
+        held: approvals.length === 0 ? undefined : heldResults(approvals, pending),
         truncated: undefined,
         lastAssistant: undefined,
         modelView: undefined,

@@ -5,6 +5,7 @@ import {
   type AgentEvent,
   type AgentOptions,
   type AgentResult,
+  type AnyTool,
   ApprovalError,
   type AssistantMessage,
   defineTool,
@@ -91,8 +92,27 @@ class RecordingExecutor extends AgentExecutor {
 }
 
 /** Everything one process builds: providers, the counted write tool, the subagent definitions and the parent options. */
-function world(options: { approve?: Approver; parallel?: boolean; twoChildren?: boolean } = {}) {
+function world(
+  options: {
+    approve?: Approver;
+    parallel?: boolean;
+    twoChildren?: boolean;
+    /** A plain `tally` call after the subagent's, in the same response. */
+    sibling?: boolean;
+    maxParallelTools?: number;
+  } = {},
+) {
   const writes: string[] = [];
+  const tallies: number[] = [];
+  const tally = defineTool({
+    name: 'tally',
+    description: 'counts',
+    parameters: z.object({}),
+    execute: () => {
+      tallies.push(tallies.length + 1);
+      return `tally ${tallies.length}`;
+    },
+  });
   const writeFile = defineTool({
     name: 'write_file',
     description: 'writes a file',
@@ -124,11 +144,17 @@ function world(options: { approve?: Approver; parallel?: boolean; twoChildren?: 
       { executor },
     );
   };
-  const tools = [subagent('researcher', 'notes.txt', 'w1')];
-  const parentCalls = [{ id: 'p1', name: 'researcher', input: { topic: 'tides' } }];
+  const tools: AnyTool[] = [subagent('researcher', 'notes.txt', 'w1')];
+  const parentCalls: { id: string; name: string; input: Record<string, unknown> }[] = [
+    { id: 'p1', name: 'researcher', input: { topic: 'tides' } },
+  ];
   if (options.twoChildren === true) {
     tools.push(subagent('archivist', 'archive.txt', 'w2'));
     parentCalls.push({ id: 'p2', name: 'archivist', input: { topic: 'tides' } });
+  }
+  if (options.sibling === true) {
+    tools.push(tally);
+    parentCalls.push({ id: 'p9', name: 'tally', input: {} });
   }
   const parentProvider = scripted('parent done', parentCalls);
   const agentOptions: AgentOptions = {
@@ -137,8 +163,9 @@ function world(options: { approve?: Approver; parallel?: boolean; twoChildren?: 
     tools,
     orchestrator: options.parallel === true ? toolsOrchestrator : stepOrchestrator,
     ...(options.parallel === true ? { toolExecution: 'parallel' as const } : {}),
+    ...(options.maxParallelTools === undefined ? {} : { maxParallelTools: options.maxParallelTools }),
   };
-  return { writes, childProviders, parentProvider, agentOptions, executor };
+  return { writes, tallies, childProviders, parentProvider, agentOptions, executor };
 }
 
 function decide(approval: PendingApproval, decision: 'allow' | 'deny', reason?: string) {
@@ -350,6 +377,117 @@ describe('an approval a subagent needs pauses and resumes the root run', () => {
   });
 });
 
+describe('a call that ends beside a paused subagent (parallel)', () => {
+  it('keeps its result with the pause; the resume in another process appends it in call order and never runs it again', async () => {
+    const { first, result: paused, parent, stored } = await pausedRun({ parallel: true, sibling: true });
+    expect(paused.terminateReason).toBe('await_user');
+    expect(first.tallies).toEqual([1]);
+    // The history takes results in call order: the tally waits behind the paused subagent call.
+    expect(parent.messages.filter((message) => message.role === 'toolResult')).toEqual([]);
+    const [approval] = paused.pendingApprovals ?? [];
+    if (approval === undefined) throw new Error('a pending approval expected');
+    expect(approval.heldResults).toEqual([
+      {
+        toolCallId: 'p9',
+        toolName: 'tally',
+        content: 'tally 1',
+        isError: false,
+        durationMs: expect.any(Number),
+      },
+    ]);
+
+    const second = world({ parallel: true, sibling: true });
+    const resumed = new Agent({
+      ...second.agentOptions,
+      messages: stored.messages,
+      pendingApprovals: stored.pending,
+    });
+    const result = await resumed.resume({ decisions: [decide(approval, 'allow')] }).result();
+    expect(result.terminateReason).toBe('completed');
+    expect([...first.tallies, ...second.tallies]).toEqual([1]);
+    expect([...first.writes, ...second.writes]).toEqual(['notes.txt']);
+    expect(result.text).toBe('parent done: researcher done: wrote notes.txt | tally 1');
+    expect(result.toolCalls.map((call) => [call.id, call.result])).toEqual([
+      ['p1', 'researcher done: wrote notes.txt'],
+      ['p9', 'tally 1'],
+    ]);
+    expect(resumed.pendingApprovals).toEqual([]);
+    expect(historyProblems(resumed.messages)).toEqual([]);
+
+    // The parent's model is sent what it is sent when nothing paused.
+    const uninterrupted = world({ parallel: true, sibling: true, approve: () => 'allow' });
+    const straight = await new Agent(uninterrupted.agentOptions).prompt('research tides').result();
+    expect(straight.text).toBe(result.text);
+    expect(sent([...first.parentProvider.requests, ...second.parentProvider.requests])).toEqual(
+      sent(uninterrupted.parentProvider.requests),
+    );
+  });
+
+  it('a new prompt instead of a decision: the paused call is skipped, the finished one keeps its result', async () => {
+    const { first, parent } = await pausedRun({ parallel: true, sibling: true });
+    const result = await parent.prompt('never mind').result();
+    expect(result.terminateReason).toBe('completed');
+    expect(first.tallies).toEqual([1]);
+    const results = parent.messages.filter((message) => message.role === 'toolResult');
+    expect(results.map((message) => [message.toolCallId, message.isError])).toEqual([
+      ['p1', true],
+      ['p9', false],
+    ]);
+    expect(results[1]?.content).toBe('tally 1');
+    expect(historyProblems(parent.messages)).toEqual([]);
+    expect(parent.pendingApprovals).toEqual([]);
+  });
+
+  it('a resume aborted before its turn still answers it with the result it had (sequential in the new process)', async () => {
+    const { first, stored } = await pausedRun({ parallel: true, sibling: true });
+    const [approval] = stored.pending as PendingApproval[];
+    if (approval === undefined) throw new Error('a pending approval expected');
+    const second = world({ sibling: true });
+    const researcher = second.childProviders.researcher;
+    if (researcher === undefined) throw new Error('the researcher provider expected');
+    researcher.hang = true;
+    const resumed = new Agent({
+      ...second.agentOptions,
+      messages: stored.messages,
+      pendingApprovals: stored.pending,
+    });
+    resumed.subscribe((event) => {
+      if (event.type === 'subagent' && event.event.type === 'tool_call_end')
+        setTimeout(() => resumed.abort(), 0);
+    });
+    const result = await resumed.resume({ decisions: [decide(approval, 'allow')] }).result();
+    expect(result.terminateReason).toBe('aborted');
+    expect([...first.tallies, ...second.tallies]).toEqual([1]);
+    const tally = resumed.messages.find(
+      (message) => message.role === 'toolResult' && message.toolCallId === 'p9',
+    );
+    expect(tally).toMatchObject({ content: 'tally 1', isError: false });
+    expect(historyProblems(resumed.messages)).toEqual([]);
+  });
+
+  it('calls not started when the subagent paused wait for the resume and run once then', async () => {
+    const {
+      first,
+      parent,
+      result: paused,
+    } = await pausedRun({
+      parallel: true,
+      sibling: true,
+      maxParallelTools: 1,
+    });
+    expect(paused.terminateReason).toBe('await_user');
+    expect(first.tallies).toEqual([]);
+    expect(paused.pendingApprovals?.[0]?.heldResults).toBeUndefined();
+    const [approval] = paused.pendingApprovals ?? [];
+    if (approval === undefined) throw new Error('a pending approval expected');
+    const result = await parent.resume({ decisions: [decide(approval, 'allow')] }).result();
+    expect(result.terminateReason).toBe('completed');
+    expect(first.tallies).toEqual([1]);
+    expect(result.text).toBe('parent done: researcher done: wrote notes.txt | tally 1');
+    expect(historyProblems(parent.messages)).toEqual([]);
+  });
+});
+
 describe('an approval two subagents deep', () => {
   it('names both agents from the root and resumes each level from its state', async () => {
     const build = () => {
@@ -425,6 +563,26 @@ describe('nested approvals in a stored session', () => {
     expect(result.text).toBe('parent done: researcher done: wrote notes.txt');
     expect([...first.writes, ...second.writes]).toEqual(['notes.txt']);
     expect(second.childProviders.researcher?.requests).toHaveLength(1);
+    const stored = await store.load(session.id);
+    expect(stored?.pendingApprovals).toEqual([]);
+    expect(historyProblems(stored?.messages ?? [])).toEqual([]);
+  });
+
+  it('a result held beside the pause is stored with it and appended, once, by a second manager', async () => {
+    const store = new MemorySessionStore();
+    const first = world({ parallel: true, sibling: true });
+    const manager = new SessionManager({ store, agent: () => first.agentOptions });
+    const session = await manager.create();
+    expect((await session.prompt('research tides').result()).terminateReason).toBe('await_user');
+
+    const second = world({ parallel: true, sibling: true });
+    const reopened = await new SessionManager({ store, agent: () => second.agentOptions }).get(session.id);
+    const [approval] = reopened.agent.pendingApprovals;
+    if (approval === undefined) throw new Error('a stored approval expected');
+    expect(approval.heldResults?.map((held) => held.toolCallId)).toEqual(['p9']);
+    const result = await reopened.resume({ decisions: [decide(approval, 'allow')] }).result();
+    expect(result.text).toBe('parent done: researcher done: wrote notes.txt | tally 1');
+    expect([...first.tallies, ...second.tallies]).toEqual([1]);
     const stored = await store.load(session.id);
     expect(stored?.pendingApprovals).toEqual([]);
     expect(historyProblems(stored?.messages ?? [])).toEqual([]);

@@ -1,3 +1,4 @@
+import type { ToolResultMessage } from '../messages/messages.js';
 import type { ToolRisk } from '../tool/tool.js';
 
 /**
@@ -29,6 +30,23 @@ export interface PendingApproval {
    * continues from on `resume()`, so the subagent never starts over.
    */
   pausedCall?: PausedCall;
+  /**
+   * Results of later calls of the same response that ran to their end before
+   * the run paused (parallel tool execution): the history takes results in
+   * call order, so they wait here and are appended once the calls before them
+   * have theirs, never run again. Set on the approvals of the first call the
+   * run paused at.
+   */
+  heldResults?: HeldToolResult[];
+}
+
+/** A tool call's finished result kept with a pause until it can be appended (see `PendingApproval.heldResults`). */
+export interface HeldToolResult {
+  toolCallId: string;
+  toolName: string;
+  content: ToolResultMessage['content'];
+  isError: boolean;
+  durationMs: number;
 }
 
 /**

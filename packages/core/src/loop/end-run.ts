@@ -5,6 +5,9 @@ import { messageText } from '../messages/messages.js';
 import type { RunEnd } from '../orchestrator/orchestrator.js';
 import { runMetrics } from '../observability/run-metrics.js';
 import type { RunContext } from './run-context.js';
+import type { PendingApproval } from '../governance/pending-approval.js';
+import { appendResult } from './execute-tool.js';
+import { takeHeld, withHeldResults } from './held-results.js';
 import { roundMs } from './round-ms.js';
 import { usageBreakdown } from './usage-breakdown.js';
 
@@ -30,9 +33,11 @@ export function endRun(
   else if (state.stopCause !== undefined && end.reason === 'completed') {
     end = { ...end, reason: state.stopCause ?? 'aborted' };
   }
+  let pendingApprovals: PendingApproval[] | undefined;
   try {
     // A pause leaves the calls waiting for approval unanswered: `agent.resume()` runs them.
     if (end.reason !== 'await_user') context.closePending(endReasonText(end.reason, halt?.error));
+    else pendingApprovals = pausedApprovals(context, halt?.pendingApprovals ?? []);
   } catch (error) {
     end = { reason: 'error', error: toAgentError(error) };
   }
@@ -91,7 +96,7 @@ export function endRun(
     );
   }
   if (end.output !== undefined) result.output = end.output;
-  if (end.reason === 'await_user') result.pendingApprovals = halt?.pendingApprovals ?? [];
+  if (end.reason === 'await_user') result.pendingApprovals = pendingApprovals ?? [];
   if (end.outputValid !== undefined) result.outputValid = end.outputValid;
   if (result.error !== undefined && end.reason === 'error') {
     context.deliver({
@@ -104,6 +109,22 @@ export function endRun(
   }
   context.deliver({ type: 'agent_end', runId: state.runId, turn: state.turn, seq: state.seq++, result });
   return result;
+}
+
+/**
+ * The approvals the run pauses for, carrying the results of calls that ran
+ * behind a paused one; with no approval to carry them (not a pause this loop
+ * makes), those results are appended now, out of call order, rather than lost.
+ */
+function pausedApprovals(context: RunContext, approvals: readonly PendingApproval[]): PendingApproval[] {
+  const state = context.state;
+  const carried = withHeldResults(state, approvals);
+  if (carried !== undefined) return carried;
+  for (const call of state.pending.list()) {
+    const held = takeHeld(state, call.id);
+    if (held !== undefined) appendResult(context, held);
+  }
+  return [...approvals];
 }
 
 function endReasonText(reason: TerminateReason, haltError: AgentError | undefined): string {

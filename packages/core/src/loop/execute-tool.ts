@@ -8,6 +8,7 @@ import type { RunJournal } from '../session/run-journal.js';
 import { EventKind, type ToolCallEnd } from '../events/run-events.js';
 import { askHook } from './before-tool-call.js';
 import { errorText, invokeTool, type Outcome } from './invoke-tool.js';
+import { holdResult, takeHeld } from './held-results.js';
 
 /** A call that passed the checks before governance: its tool and validated input. */
 type Checked = { ok: true; tool: AnyTool; input: unknown };
@@ -33,6 +34,11 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
   // A run paused for approval leaves every later call unanswered, even for an orchestrator that goes on.
   if (state.halt?.reason === 'await_user')
     return waiting(call, `Tool call '${call.name}' waits for approval.`);
+  // A call that already ran while an earlier one paused gets the result it had, and is not run again.
+  if (state.held !== undefined) {
+    const held = takeHeld(state, call.id);
+    if (held !== undefined) return appendResult(context, held);
+  }
   const span = state.spans.open();
   const parent = state.turnSpan;
   state.shared.events.emit(EventKind.toolCallStart, state.turn, state.seq++, span, parent, 0, call);
@@ -66,6 +72,12 @@ async function admitInOrder(
   const state = context.state;
   const admissions: (Checked | GateRefusal)[] = [];
   for (const call of calls) {
+    if (state.held?.has(call.id) === true) {
+      // It passed the gate when it ran; its result is appended in its place.
+      spans.push(0, 0);
+      admissions.push(alreadyRan);
+      continue;
+    }
     startCall(context, call, spans, spans.length / 2);
     const checked = precheck(context, call);
     if (!checked.ok) {
@@ -117,6 +129,19 @@ export async function executeTools(
     while (nextToStart < calls.length) {
       const index = nextToStart++;
       const call = calls[index] as ToolCallBlock;
+      if (state.held !== undefined) {
+        const held = takeHeld(state, call.id);
+        if (held !== undefined) {
+          finished[index] = held;
+          flush();
+          continue;
+        }
+      }
+      // A call paused inside: the calls not started yet wait for the resume, as in sequential mode.
+      if (state.halt?.reason === 'await_user') {
+        nextToStart = calls.length;
+        break;
+      }
       const started = performance.now();
       let outcome: Outcome;
       if (admissions === undefined) {
@@ -143,9 +168,17 @@ export async function executeTools(
   const workers: Promise<void>[] = [];
   for (let index = 0; index < Math.min(limit, calls.length); index++) workers.push(worker());
   await Promise.all(workers);
+  // Calls that ended behind a paused one keep their results for whichever run answers them next.
+  for (let index = nextToAppend; index < calls.length; index++) {
+    const done = finished[index];
+    if (done !== undefined && done !== paused) holdResult(state, done);
+  }
   if (state.halt !== undefined) stopForHalt(context);
   return results;
 }
+
+/** The admission of a call whose result a pause held: it is not checked or run again. */
+const alreadyRan: GateRefusal = { ok: false, message: 'already ran' };
 
 /** Marks a call of a batch that paused inside: it gets no result, and the calls after it wait too. */
 const paused: unique symbol = Symbol('paused');
@@ -179,7 +212,7 @@ function endEvent(context: RunContext, finished: ToolCallEnd, span: number, pare
 }
 
 /** Records the call and appends its result, unless the run already answered it (a tool that ignored its signal). */
-function appendResult(context: RunContext, finished: ToolCallEnd): ToolResultMessage {
+export function appendResult(context: RunContext, finished: ToolCallEnd): ToolResultMessage {
   const state = context.state;
   const call = finished.call;
   if (!state.pending.has(call.id)) return answered(context, call);

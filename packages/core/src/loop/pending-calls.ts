@@ -19,6 +19,12 @@ export class PendingCalls {
     return this.#ids.indexOf(id) !== -1;
   }
 
+  /** The pending call with this id, if any. */
+  get(id: string): ToolCallBlock | undefined {
+    const index = this.#ids.indexOf(id);
+    return index === -1 ? undefined : this.#calls[index];
+  }
+
   add(call: ToolCallBlock): void {
     const index = this.#ids.indexOf(call.id);
     if (index !== -1) {

@@ -21,7 +21,8 @@ import type { ToolSpec } from '../provider/provider.js';
 import type { AnyTool } from '../tool/tool.js';
 import { EventKind } from '../events/run-events.js';
 import { callModel } from './call-model.js';
-import { executeTool, executeTools } from './execute-tool.js';
+import { appendResult, executeTool, executeTools } from './execute-tool.js';
+import { takeHeld } from './held-results.js';
 import type { RunState } from './run-state.js';
 import { guardModelCall } from '../governance/guard-check.js';
 import { RunAccess } from './tool-run-access.js';
@@ -168,9 +169,17 @@ export class RunContext implements OrchestratorContext {
     return this.#answerUnrun(call, `Tool call skipped: ${reason}`, reason);
   }
 
-  /** Answers a call that never ran with an error result, records it and emits `tool_skipped`. */
+  /**
+   * Answers a call that never ran with an error result, records it and emits
+   * `tool_skipped`; a call that did run while an earlier one paused gets the
+   * result it had instead.
+   */
   #answerUnrun(call: ToolCallBlock, content: string, reason: string): ToolResultMessage {
     const state = this.state;
+    if (state.held !== undefined) {
+      const held = takeHeld(state, call.id);
+      if (held !== undefined) return appendResult(this, held);
+    }
     const result: ToolResultMessage = {
       role: 'toolResult',
       toolCallId: call.id,

@@ -66,6 +66,12 @@ export interface RunState {
   toolCalls: ToolCallEnd[];
   /** Tool calls in the history without a result yet, in call order. */
   pending: PendingCalls;
+  /**
+   * Results of finished calls that wait for an earlier call of their batch,
+   * paused inside, to get its result first (see `held-results.ts`); undefined
+   * until a pause holds one.
+   */
+  held: Map<string, ToolCallEnd> | undefined;
   /** Calls cut off by the output limit; they are answered with an error, never run. Made at the first. */
   truncated: Set<string> | undefined;
   lastAssistant: AssistantMessage | undefined;
