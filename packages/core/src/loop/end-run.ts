@@ -118,7 +118,7 @@ export function endRun(
  */
 function pausedApprovals(context: RunContext, approvals: readonly PendingApproval[]): PendingApproval[] {
   const state = context.state;
-  const carried = withHeldResults(state, approvals);
+  const carried = withHeldResults(state.pending.list(), state.held, approvals);
   if (carried !== undefined) return carried;
   for (const call of state.pending.list()) {
     const held = takeHeld(state, call.id);

@@ -1,5 +1,6 @@
 import type { ToolCallEnd } from '../events/run-events.js';
 import type { HeldToolResult, PendingApproval } from '../governance/pending-approval.js';
+import type { ToolCallBlock } from '../messages/messages.js';
 import type { PendingCalls } from './pending-calls.js';
 import type { RunState } from './run-state.js';
 
@@ -50,20 +51,21 @@ export function takeHeld(state: RunState, toolCallId: string): ToolCallEnd | und
 }
 
 /**
- * The approvals a paused run ends with, those of the first unanswered call
- * that has any carrying every result still held. `undefined` when no
- * unanswered call has an approval to carry them: the caller appends them.
+ * The approvals a paused run ends with (or a repaired session keeps), those of
+ * the first unanswered call that has any carrying every result still held for
+ * `calls` (the unanswered calls, in call order), and no other approval
+ * carrying any. `undefined` when results are held but no unanswered call has
+ * an approval to carry them: the caller appends them instead.
  */
 export function withHeldResults(
-  state: RunState,
+  calls: readonly ToolCallBlock[],
+  held: ReadonlyMap<string, ToolCallEnd> | undefined,
   approvals: readonly PendingApproval[],
 ): PendingApproval[] | undefined {
-  const held = state.held;
-  if (held === undefined || held.size === 0) return [...approvals];
   const results: HeldToolResult[] = [];
   let carrier: string | undefined;
-  for (const call of state.pending.list()) {
-    const end = held.get(call.id);
+  for (const call of calls) {
+    const end = held?.get(call.id);
     if (end !== undefined) {
       results.push({
         toolCallId: call.id,
@@ -76,14 +78,14 @@ export function withHeldResults(
       carrier = call.id;
     }
   }
-  if (results.length === 0) return [...approvals];
-  if (carrier === undefined) return undefined;
-  return approvals.map((approval) =>
-    callOf(approval) === carrier ? { ...approval, heldResults: results } : approval,
-  );
+  if (results.length > 0 && carrier === undefined) return undefined;
+  return approvals.map((approval) => {
+    const { heldResults: _earlier, ...rest } = approval;
+    return results.length > 0 && callOf(approval) === carrier ? { ...rest, heldResults: results } : rest;
+  });
 }
 
 /** The call of this agent's history an approval belongs to: its own, or the one it paused inside. */
-function callOf(approval: PendingApproval): string {
+export function callOf(approval: PendingApproval): string {
   return approval.pausedCall?.toolCallId ?? approval.toolCallId;
 }

@@ -1,4 +1,6 @@
 import { danglingCalls } from '../loop/dangling-calls.js';
+import { callOf, heldResults, withHeldResults } from '../loop/held-results.js';
+import type { ToolCallEnd } from '../events/run-events.js';
 import type { ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
 import { addUsage } from '../messages/usage.js';
 import type { SessionLogRecord } from './session-event.js';
@@ -73,6 +75,8 @@ export function replayRecords(state: SessionState, records: readonly SessionLogR
  * re-run silently), unless `isIdempotent(name)` says it may run again; calls
  * ahead of such a result that had not finished are answered as not run, so
  * results stay in call order; the calls after it are left for `resume()`.
+ * Approvals of the calls it answered are dropped from `pendingApprovals`, and
+ * results a pause held for later calls are kept (see `settleApprovals`).
  * Returns true when it changed the state.
  */
 export function repairInterrupted(
@@ -101,5 +105,49 @@ export function repairInterrupted(
         : `Tool call '${call.name}' was not run: the process stopped before it could finish. Call it again if it is still needed.`,
     });
   }
+  if (state.pendingApprovals.length > 0) settleApprovals(state);
   return true;
+}
+
+/**
+ * After a repair: approvals of calls the repair answered are dropped (deciding
+ * them could change nothing), results a pause held for the calls now next in
+ * line are appended, and results held further back stay with the approvals
+ * still waiting (or are appended out of order when none is left to carry
+ * them), so a finished call never runs again.
+ */
+function settleApprovals(state: SessionState): void {
+  const pending = danglingCalls(state.messages);
+  const held = heldResults(state.pendingApprovals, pending);
+  if (held !== undefined) {
+    for (const call of pending.list()) {
+      const end = held.get(call.id);
+      if (end === undefined) break;
+      appendHeld(state, end);
+      held.delete(call.id);
+      pending.delete(call.id);
+    }
+  }
+  const waiting = state.pendingApprovals.filter((approval) => pending.has(callOf(approval)));
+  const calls = pending.list();
+  const carried = withHeldResults(calls, held, waiting);
+  if (carried !== undefined) {
+    state.pendingApprovals = carried;
+    return;
+  }
+  for (const call of calls) {
+    const end = held?.get(call.id);
+    if (end !== undefined) appendHeld(state, end);
+  }
+  state.pendingApprovals = withHeldResults(calls, undefined, waiting) ?? waiting;
+}
+
+function appendHeld(state: SessionState, end: ToolCallEnd): void {
+  state.messages.push({
+    role: 'toolResult',
+    toolCallId: end.call.id,
+    toolName: end.call.name,
+    content: end.content,
+    isError: end.isError,
+  });
 }
