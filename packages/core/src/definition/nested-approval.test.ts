@@ -465,7 +465,7 @@ describe('a call that ends beside a paused subagent (parallel)', () => {
     expect(historyProblems(resumed.messages)).toEqual([]);
   });
 
-  it('calls not started when the subagent paused wait for the resume and run once then', async () => {
+  it('a call started after the subagent paused (one call at a time) keeps its result the same way', async () => {
     const {
       first,
       parent,
@@ -476,14 +476,48 @@ describe('a call that ends beside a paused subagent (parallel)', () => {
       maxParallelTools: 1,
     });
     expect(paused.terminateReason).toBe('await_user');
-    expect(first.tallies).toEqual([]);
-    expect(paused.pendingApprovals?.[0]?.heldResults).toBeUndefined();
+    expect(first.tallies).toEqual([1]);
     const [approval] = paused.pendingApprovals ?? [];
     if (approval === undefined) throw new Error('a pending approval expected');
+    expect(approval.heldResults?.map((held) => held.toolCallId)).toEqual(['p9']);
     const result = await parent.resume({ decisions: [decide(approval, 'allow')] }).result();
     expect(result.terminateReason).toBe('completed');
     expect(first.tallies).toEqual([1]);
     expect(result.text).toBe('parent done: researcher done: wrote notes.txt | tally 1');
+    expect(historyProblems(parent.messages)).toEqual([]);
+  });
+
+  it('a resume that pauses again holds the results again, with those of the calls it finished behind the pause', async () => {
+    const {
+      first,
+      parent,
+      result: paused,
+    } = await pausedRun({ parallel: true, twoChildren: true, sibling: true });
+    const [researcher, archivist] = paused.pendingApprovals ?? [];
+    if (researcher === undefined || archivist === undefined) throw new Error('two approvals expected');
+    expect(researcher.heldResults?.map((held) => held.toolCallId)).toEqual(['p9']);
+    expect(archivist.heldResults).toBeUndefined();
+
+    // Only the archivist's call is decided: the researcher pauses again at the same call.
+    const again = await parent.resume({ decisions: [decide(archivist, 'allow')] }).result();
+    expect(again.terminateReason).toBe('await_user');
+    expect(first.writes).toEqual(['archive.txt']);
+    expect(again.pendingApprovals?.map((approval) => approval.toolCallId)).toEqual(['w1']);
+    expect(again.pendingApprovals?.[0]?.heldResults?.map((held) => [held.toolCallId, held.content])).toEqual([
+      ['p2', 'archivist done: wrote archive.txt'],
+      ['p9', 'tally 1'],
+    ]);
+    expect(parent.messages.filter((message) => message.role === 'toolResult')).toEqual([]);
+
+    const [last] = again.pendingApprovals ?? [];
+    if (last === undefined) throw new Error('a pending approval expected');
+    const result = await parent.resume({ decisions: [decide(last, 'allow')] }).result();
+    expect(result.terminateReason).toBe('completed');
+    expect(result.text).toBe(
+      'parent done: researcher done: wrote notes.txt | archivist done: wrote archive.txt | tally 1',
+    );
+    expect(first.writes).toEqual(['archive.txt', 'notes.txt']);
+    expect(first.tallies).toEqual([1]);
     expect(historyProblems(parent.messages)).toEqual([]);
   });
 });

@@ -137,11 +137,6 @@ export async function executeTools(
           continue;
         }
       }
-      // A call paused inside: the calls not started yet wait for the resume, as in sequential mode.
-      if (state.halt?.reason === 'await_user') {
-        nextToStart = calls.length;
-        break;
-      }
       const started = performance.now();
       let outcome: Outcome;
       if (admissions === undefined) {
