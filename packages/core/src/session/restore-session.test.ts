@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PendingApproval } from '../governance/pending-approval.js';
+import type { HeldToolResult, PendingApproval } from '../governance/pending-approval.js';
 import { historyProblems } from '../messages/history-problems.js';
 import type { AgentMessage, ToolResultMessage } from '../messages/messages.js';
 import { repairInterrupted, replayRecords } from './restore-session.js';
@@ -34,6 +34,26 @@ function approval(toolCallId: string, extra: Partial<PendingApproval> = {}): Pen
   };
 }
 
+/** A finished call's result, as a pause holds it. */
+function finished(toolCallId: string): HeldToolResult {
+  return {
+    toolCallId,
+    toolName: `tool_${toolCallId}`,
+    content: `${toolCallId} done`,
+    isError: false,
+    durationMs: 3,
+  };
+}
+
+/** The approval a subagent asked for inside call `a`, holding `held` for a later call of the batch. */
+function pausedInA(held: HeldToolResult): PendingApproval {
+  return approval('inner', {
+    agentPath: ['child'],
+    pausedCall: { toolCallId: 'a', toolName: 'tool_a', inputHash: 'hash-a', state: {} },
+    heldResults: [held],
+  });
+}
+
 /** A paused session resumed in a process that stopped while `started` ran. */
 function crashedResume(messages: AgentMessage[], pending: PendingApproval[], started: string) {
   const state = newSessionState({ id: 's', messages });
@@ -63,12 +83,8 @@ describe('repairInterrupted and the approvals a paused session kept', () => {
   });
 
   it('appends a result a pause held for the call right after the repaired one, instead of leaving it to run again', () => {
-    const held = { toolCallId: 'b', toolName: 'tool_b', content: 'b done', isError: false, durationMs: 3 };
-    const paused = approval('inner', {
-      agentPath: ['child'],
-      pausedCall: { toolCallId: 'a', toolName: 'tool_a', inputHash: 'hash-a', state: {} },
-      heldResults: [held],
-    });
+    const held = finished('b');
+    const paused = pausedInA(held);
     const { state, results } = crashedResume(askedFor('a', 'b', 'c'), [paused], 'a');
     expect(results.map((result) => [result.toolCallId, result.isError, result.content])).toEqual([
       ['a', true, expect.stringContaining('outcome is unknown')],
@@ -80,12 +96,8 @@ describe('repairInterrupted and the approvals a paused session kept', () => {
   });
 
   it("moves results held behind a call still waiting onto that call's approval", () => {
-    const held = { toolCallId: 'c', toolName: 'tool_c', content: 'c done', isError: false, durationMs: 3 };
-    const paused = approval('inner', {
-      agentPath: ['child'],
-      pausedCall: { toolCallId: 'a', toolName: 'tool_a', inputHash: 'hash-a', state: {} },
-      heldResults: [held],
-    });
+    const held = finished('c');
+    const paused = pausedInA(held);
     const { state, results } = crashedResume(askedFor('a', 'b', 'c'), [paused, approval('b')], 'a');
     expect(results.map((result) => result.toolCallId)).toEqual(['a']);
     expect(state.pendingApprovals).toEqual([{ ...approval('b'), heldResults: [held] }]);
