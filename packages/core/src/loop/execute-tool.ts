@@ -175,7 +175,7 @@ export async function executeTools(
 /** The admission of a call whose result a pause held: it is not checked or run again. */
 const alreadyRan: GateRefusal = { ok: false, message: 'already ran' };
 
-/** Marks a call of a batch that paused inside: it gets no result, and the calls after it wait too. */
+/** Marks a call of a batch that paused inside: it gets no result, and the results of the calls after it are held. */
 const paused: unique symbol = Symbol('paused');
 
 /** A call's outcome as it is reported and recorded: computed once, used by the event and the history. */
