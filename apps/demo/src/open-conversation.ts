@@ -65,6 +65,10 @@ export async function openConversation(
         'agent-core: this session was interrupted: a process stopped during its last run (tool calls it left unfinished have error results). ' +
           'In the REPL, /resume continues that run; a new prompt goes on from the history as it is.',
       );
+    } else if (session.status === 'running') {
+      source.notify(
+        'agent-core: another process is running this session now; its prompts here are refused. Open it again once that run has ended.',
+      );
     }
   }
   return { agent: session.agent, session, prompt: (input) => session.prompt(input) };

@@ -184,6 +184,7 @@ export type { SessionEvent, SessionLogRecord } from './session/session-event.js'
 export type {
   ListSessionsOptions,
   SessionPage,
+  SessionLease,
   SessionStore,
   SessionSummary,
 } from './session/session-store.js';

@@ -6,30 +6,36 @@ import { errorCode } from './storage-error.js';
 export interface LogIndex {
   lastSeq: number;
   operations: Map<string, { firstSeq: number; lastSeq: number }>;
+  /** The file's length as this index knows it: another length means another process wrote to it. */
+  bytes: number;
 }
 
 /**
  * Reads `events.jsonl`. A last line without its newline is a crash in the
  * middle of an append: its bytes are moved to `events.jsonl.corrupt-<time>`,
  * the file is cut back to its last complete line (never rewritten, never
- * emptied) and the logger warns. A complete line that is not a record is
- * skipped with a warning. Returns the records and the index of the log.
+ * emptied) and the logger warns. While `mayCut()` says no (another live
+ * process runs the session, so the line may be its append in progress), the
+ * line is only left out of what this read returns. A complete line that is
+ * not a record is skipped with a warning. Returns the records and the index of the log.
  */
 export async function readEventsLog(
   path: string,
   operations: FileOperations,
   logger: Logger,
   counter: { bytesWritten: number },
+  mayCut: () => Promise<boolean>,
 ): Promise<{ records: SessionLogRecord[]; index: LogIndex }> {
   let bytes: Buffer;
   try {
     bytes = await operations.readFile(path);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return { records: [], index: { lastSeq: 0, operations: new Map() } };
+    if (errorCode(error) === 'ENOENT')
+      return { records: [], index: { lastSeq: 0, operations: new Map(), bytes: 0 } };
     throw error;
   }
   const end = bytes.lastIndexOf(0x0a) + 1;
-  if (end < bytes.length) {
+  if (end < bytes.length && (await mayCut())) {
     const aside = `${path}.corrupt-${new Date().toISOString().replaceAll(':', '-')}`;
     const torn = bytes.subarray(end);
     await operations.writeNew(aside, torn);
@@ -42,7 +48,7 @@ export async function readEventsLog(
     });
   }
   const records: SessionLogRecord[] = [];
-  const index: LogIndex = { lastSeq: 0, operations: new Map() };
+  const index: LogIndex = { lastSeq: 0, operations: new Map(), bytes: end };
   const lines = bytes.subarray(0, end).toString('utf8').split('\n');
   for (let number = 0; number < lines.length; number++) {
     const line = lines[number] as string;

@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, readFile, rename, rm, truncate, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, truncate, unlink } from 'node:fs/promises';
 
 /**
  * The file system calls `FileSessionStore` makes, injectable so tests (and
@@ -7,11 +7,13 @@ import { mkdir, open, readdir, readFile, rename, rm, truncate, unlink } from 'no
  */
 export interface FileOperations {
   readFile(path: string): Promise<Buffer>;
+  /** The file's length in bytes; 0 when it does not exist. */
+  size(path: string): Promise<number>;
   /** Creates `path` (it must not exist), writes `data` and fsyncs it. */
   writeNew(path: string, data: string | Uint8Array): Promise<void>;
   /**
    * Creates `path` only if it does not exist (else throws with code `EEXIST`)
-   * and writes `data`, without fsync: for lock files, which need no durability.
+   * and writes `data`, without fsync: for lock and lease files, which need no durability.
    */
   createExclusive(path: string, data: string): Promise<void>;
   /** Appends `data` to `path` (creating it) and fsyncs it. */
@@ -29,6 +31,14 @@ export interface FileOperations {
 /** The real file system (`node:fs/promises`). */
 export const nodeFileOperations: FileOperations = {
   readFile: (path) => readFile(path),
+  async size(path) {
+    try {
+      return (await stat(path)).size;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+  },
   async writeNew(path, data) {
     const handle = await open(path, 'wx');
     try {

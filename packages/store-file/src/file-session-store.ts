@@ -1,13 +1,15 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   checkSessionId,
   type ListSessionsOptions,
   type Logger,
   pageOfSummaries,
   parseSessionState,
+  SessionBusyError,
   SessionConflictError,
   SessionCorruptError,
   type SessionEvent,
+  type SessionLease,
   type SessionLogRecord,
   SessionNotFoundError,
   type SessionPage,
@@ -35,6 +37,12 @@ export interface FileSessionStoreOptions {
    * before it throws `SessionStorageError` (`session_storage_locked`). Default 10 000.
    */
   lockTimeoutMs?: number;
+  /**
+   * A run's lease (`<root>/<id>/.run`) not renewed for this long is taken for
+   * a crashed holder's, even from another host. The holder renews it every
+   * third of this, so a live one never gets there. Default 30 000.
+   */
+  leaseStaleMs?: number;
 }
 
 /**
@@ -44,9 +52,15 @@ export interface FileSessionStoreOptions {
  * record per line, fsynced per append). Within one process, operations on a
  * session run one at a time; across processes a save is compare-and-swap
  * under the lock file `<root>/<id>/.lock`, so of two saves from one version
- * exactly one wins. Appends take no lock: give each session's log one
- * writing process at a time (a run that applies decisions claims the
- * session with a save first, so two processes deciding it give one execution).
+ * exactly one wins.
+ *
+ * `lease` marks a session as run by this process with the file
+ * `<root>/<id>/.run`, renewed every `leaseStaleMs / 3` while held, so core
+ * runs a session in one process at a time and tells a live run from a
+ * crashed one. Appends take no lock of their own: the lease is what keeps one
+ * process appending at a time. Each append checks the log's length first
+ * and re-reads a log another process grew, so seqs stay consecutive when
+ * processes take turns.
  *
  * @example
  * const store = new FileSessionStore({ root: '/var/lib/my-agent/sessions' });
@@ -60,6 +74,7 @@ export class FileSessionStore implements SessionStore {
   readonly #logs = new Map<string, LogIndex>();
   readonly #counter = { bytesWritten: 0 };
   readonly #lock: SessionLock;
+  readonly #leases: SessionLock;
 
   constructor(options: FileSessionStoreOptions) {
     if (typeof options?.root !== 'string' || options.root === '') {
@@ -75,6 +90,20 @@ export class FileSessionStore implements SessionStore {
     this.#lock = new SessionLock(this.#files, {
       timeoutMs: lockTimeoutMs,
       staleMs: 30_000,
+      logger: this.#logger,
+    });
+    const leaseStaleMs = options.leaseStaleMs ?? 30_000;
+    if (!(leaseStaleMs > 0 && Number.isFinite(leaseStaleMs))) {
+      throw new TypeError(`leaseStaleMs must be a finite number of milliseconds > 0, got ${leaseStaleMs}.`);
+    }
+    // A run lease does not wait: core reports a busy session rather than queueing a run behind another process.
+    this.#leases = new SessionLock(this.#files, {
+      file: '.run',
+      label: 'session lease',
+      timeoutMs: 0,
+      staleMs: leaseStaleMs,
+      heartbeat: true,
+      busy: (holder, folder) => new SessionBusyError(basename(folder), holder),
       logger: this.#logger,
     });
   }
@@ -124,6 +153,26 @@ export class FileSessionStore implements SessionStore {
     }
     this.#counter.bytesWritten += Buffer.byteLength(data);
     return { version };
+  }
+
+  /**
+   * Takes the run lease of a stored session: `<root>/<id>/.run`, created with
+   * O_EXCL and renewed while held. Rejects with `SessionBusyError` naming the
+   * holder while a live process has it; one that stopped is broken and taken
+   * (its pid is gone on this host, it lapsed past `leaseStaleMs`, or it stayed
+   * unreadable for a second). Rejects with `SessionNotFoundError`, creating
+   * nothing, for a session never stored. It restricts only `lease`: `load`,
+   * `save`, `append` and `read` work as before, from any process.
+   */
+  lease(id: string): Promise<SessionLease> {
+    return this.#exclusive(id, async () => {
+      const folder = this.#folder(id);
+      await this.#requireSession(id);
+      // Never creates the folder: a lease of a session deleted meanwhile finds none.
+      const held = await this.#leases.acquire(folder, { createFolder: false });
+      if (held === undefined) throw new SessionNotFoundError(id, this.root);
+      return { release: () => held.release() };
+    });
   }
 
   async list(options: ListSessionsOptions = {}): Promise<SessionPage> {
@@ -196,7 +245,9 @@ export class FileSessionStore implements SessionStore {
         this.#logs.delete(id);
         throw storageError(path, error);
       }
-      this.#counter.bytesWritten += Buffer.byteLength(data);
+      const length = Buffer.byteLength(data);
+      this.#counter.bytesWritten += length;
+      index.bytes += length;
       index.lastSeq = seq;
       const seqs = { firstSeq, lastSeq: seq };
       index.operations.set(options.operationId, seqs);
@@ -206,8 +257,12 @@ export class FileSessionStore implements SessionStore {
 
   read(id: string, options: { fromSeq?: number } = {}): Promise<SessionLogRecord[]> {
     return this.#exclusive(id, async () => {
-      await this.#requireSession(id);
       const fromSeq = options.fromSeq ?? 1;
+      const known = this.#logs.get(id);
+      // Past the end of a log no process grew since: a stat answers, not a read (core asks this at every run start).
+      if (known !== undefined && fromSeq > known.lastSeq && (await this.#logSize(id)) === known.bytes)
+        return [];
+      await this.#requireSession(id);
       const { records, index } = await this.#readLog(id);
       this.#logs.set(id, index);
       return records.filter((record) => record.seq >= fromSeq);
@@ -268,19 +323,33 @@ export class FileSessionStore implements SessionStore {
     await this.#readSnapshot(id, join(this.#folder(id), 'session.json'));
   }
 
+  /** The log's index, read again when the file's length is not the one it knows: another process appended since. */
   async #index(id: string): Promise<LogIndex> {
     const known = this.#logs.get(id);
-    if (known !== undefined) return known;
-    await this.#requireSession(id);
+    if (known !== undefined && (await this.#logSize(id)) === known.bytes) return known;
+    if (known === undefined) await this.#requireSession(id);
     const { index } = await this.#readLog(id);
     this.#logs.set(id, index);
     return index;
   }
 
+  async #logSize(id: string): Promise<number> {
+    const path = join(this.#folder(id), 'events.jsonl');
+    try {
+      return await this.#files.size(path);
+    } catch (error) {
+      throw storageError(path, error);
+    }
+  }
+
   async #readLog(id: string): Promise<{ records: SessionLogRecord[]; index: LogIndex }> {
     const path = join(this.#folder(id), 'events.jsonl');
     try {
-      return await readEventsLog(path, this.#files, this.#logger, this.#counter);
+      // A torn last line is cut only when no other live process runs the session: it may be that process's append in progress.
+      const folder = this.#folder(id);
+      return await readEventsLog(path, this.#files, this.#logger, this.#counter, async () => {
+        return !(await this.#leases.heldElsewhere(folder));
+      });
     } catch (error) {
       throw storageError(path, error);
     }

@@ -273,10 +273,12 @@ export class Agent {
       try {
         // Prepared tools are kept between runs: no await for a run that reuses them.
         prepared = this.#prepared ?? (await this.#prepareTools());
+        // The session is claimed in the store first: one process runs it at a time, and two deciding one pause give one execution.
+        if (agentOptions.journal?.claim !== undefined)
+          await agentOptions.journal.claim(shared.messages, {
+            decisions: decisions !== undefined && decisions.size > 0,
+          });
         if (needsRunSetup(agentOptions, decisions)) {
-          // Decisions are claimed in the store first, so two processes deciding one pause give one execution.
-          if (decisions !== undefined && decisions.size > 0 && agentOptions.journal?.claim !== undefined)
-            await agentOptions.journal.claim(shared.messages);
           setup = await prepareRun({
             options: agentOptions,
             runId,

@@ -25,18 +25,20 @@ export interface RunJournal {
   /** Records the run's end, with the tools a person allowed always (plain JSON, kept with the session). */
   runEnded(result: AgentResult, approvals: { alwaysAllowedTools: string[] }): Promise<void>;
   /**
-   * Claims the right to apply approval decisions, so that two processes
-   * deciding the same pause give one execution. Optional: a journal without
-   * it resumes as before.
+   * Claims the session for the run, so that one process runs it at a time and
+   * two processes deciding the same pause give one execution. Optional: a
+   * journal without it runs as before.
    *
    * Contract:
-   * - Called once at the start of a resumed run that applies decisions, with
-   *   the history as loaded, before `runStarted` is logged, before any tool
-   *   runs and before anything of that run is written.
-   * - Resolves once this process holds the right to apply them; rejects when
-   *   another writer changed the session since this one loaded it. The run
+   * - Called once at the start of every run, with the history as loaded and
+   *   whether the run applies approval decisions, before `runStarted` is
+   *   logged, before any model call or tool runs and before anything of that
+   *   run is written.
+   * - Resolves once this process holds the session for this run; rejects when
+   *   another process runs it or changed it since this one loaded it. The run
    *   then ends with `error` and that error; nothing of it may reach the
    *   store, so after a rejection every later flush rejects too.
+   * - What the claim holds is given back by `runEnded`, whether it resolves or rejects.
    */
-  claim?(messages: readonly AgentMessage[]): Promise<void>;
+  claim?(messages: readonly AgentMessage[], run: { decisions: boolean }): Promise<void>;
 }

@@ -1,12 +1,13 @@
 import type { AgentResult } from '../agent/agent-result.js';
 import { AgentError } from '../errors/agent-error.js';
 import { ApprovalError } from '../errors/approval-error.js';
+import { SessionConflictError } from '../errors/session-conflict-error.js';
 import type { AgentMessage, ToolCallBlock } from '../messages/messages.js';
 import { addUsage } from '../messages/usage.js';
 import type { RunJournal } from './run-journal.js';
 import type { SessionEvent } from './session-event.js';
 import type { SessionState } from './session-state.js';
-import type { SessionStore } from './session-store.js';
+import type { SessionLease, SessionStore } from './session-store.js';
 
 /** Options of `SessionJournal`. */
 export interface SessionJournalOptions {
@@ -37,6 +38,7 @@ export class SessionJournal implements RunJournal {
   #logged = 0;
   #snapshotMessages: number;
   #claimed = false;
+  #lease: SessionLease | undefined;
 
   constructor(store: SessionStore, state: SessionState, options: SessionJournalOptions = {}) {
     this.#store = store;
@@ -94,7 +96,15 @@ export class SessionJournal implements RunJournal {
   }
 
   async runEnded(result: AgentResult, approvals: { alwaysAllowedTools: string[] }): Promise<void> {
-    const alwaysAllowedTools = approvals.alwaysAllowedTools;
+    try {
+      await this.#recordEnd(result, approvals.alwaysAllowedTools);
+    } finally {
+      // Given back only once the end is stored (or failed), so the next holder reads the whole run.
+      await this.#releaseLease();
+    }
+  }
+
+  async #recordEnd(result: AgentResult, alwaysAllowedTools: string[]): Promise<void> {
     const state = this.state;
     const at = new Date().toISOString();
     // A pause is plain JSON in the log, so any process can decide it after a restart.
@@ -129,41 +139,74 @@ export class SessionJournal implements RunJournal {
   }
 
   /**
-   * Claims the session for a run that applies approval decisions: a snapshot
-   * with `messages` as its history and status `running`, saved only if the
-   * store still holds the version this journal loaded or last saved and its
-   * log holds nothing newer. Rejects with `ApprovalError` (`approval_claimed`)
-   * when another writer got there first, and the journal fails: nothing more
-   * is written. The end of a claimed run rewrites the snapshot, so it never stays `running`.
+   * Claims the session for a run (see `RunJournal.claim`):
+   * - takes the store's lease, if it has one (`SessionBusyError` while another process runs it);
+   * - refuses a session that was running in another process when this one
+   *   loaded it (`SessionConflictError`): its history here is not the one to go on from;
+   * - refuses when the log holds records this process has not read
+   *   (`SessionConflictError`);
+   * - for a run that applies decisions, saves a snapshot with `messages` as its
+   *   history and status `running`, only if the store still holds the version
+   *   this journal loaded or last saved. The end of that run rewrites the
+   *   snapshot, so it never stays `running`.
+   *
+   * A run that applies decisions and loses any of these to another process
+   * gets `ApprovalError` (`approval_claimed`) with the refusal as its cause. A
+   * refused claim fails the journal: nothing more is written, and the lease is given back.
    */
-  async claim(messages: readonly AgentMessage[]): Promise<void> {
+  async claim(messages: readonly AgentMessage[], run: { decisions: boolean }): Promise<void> {
     if (this.#failure !== undefined) throw this.#failure;
-    // Earlier appends are done before the version is compared; the run's own records stay queued until the claim holds.
+    // Earlier appends are done before the log is compared; the run's own records stay queued until the claim holds.
     await this.#writing;
     const state = this.state;
     try {
-      // A log that grew past what this process read means another process ran a prompt without saving.
+      if (this.#store.lease !== undefined) this.#lease = await this.#store.lease(state.id);
+      // Loaded while another process ran it, and that run is over: this history is not the one to go on from.
+      if (state.status === 'running')
+        throw new SessionConflictError(state.id, state.version, undefined, endedMessage(state.id));
+      // A log that grew past what this process read means another process ran the session since.
       const newer = await this.#store.read(state.id, { fromSeq: state.lastSeq + 1 });
-      if (newer.length > 0) throw new ApprovalError('approval_claimed', claimedMessage(state.id));
-      const claimed: SessionState = {
-        ...state,
-        status: 'running',
-        updatedAt: new Date().toISOString(),
-        messages: messages.slice(),
-      };
-      const { version } = await this.#store.save(claimed, { expectedVersion: state.version });
-      state.messages = claimed.messages;
-      state.version = version;
-      this.#logged = 0;
-      this.#snapshotMessages = messages.length;
-      this.#claimed = true;
+      if (newer.length > 0) {
+        if (run.decisions) throw new ApprovalError('approval_claimed', claimedMessage(state.id));
+        throw new SessionConflictError(state.id, state.version, undefined, changedMessage(state.id));
+      }
+      if (run.decisions) await this.#claimDecisions(messages);
     } catch (error) {
+      // For decisions, losing to another process, running or done, is one outcome: someone else decided.
       this.#failure =
-        AgentError.isInstance(error) && error.code === 'session_conflict'
+        run.decisions &&
+        AgentError.isInstance(error) &&
+        (error.code === 'session_conflict' || error.code === 'session_busy')
           ? new ApprovalError('approval_claimed', claimedMessage(state.id), undefined, { cause: error })
           : error;
+      // The refusal is what the caller needs to see; a lease that cannot be given back lapses.
+      await this.#releaseLease().catch(() => {});
       throw this.#failure;
     }
+  }
+
+  async #claimDecisions(messages: readonly AgentMessage[]): Promise<void> {
+    const state = this.state;
+    const claimed: SessionState = {
+      ...state,
+      status: 'running',
+      updatedAt: new Date().toISOString(),
+      messages: messages.slice(),
+    };
+    const { version } = await this.#store.save(claimed, { expectedVersion: state.version });
+    state.messages = claimed.messages;
+    state.version = version;
+    this.#logged = 0;
+    this.#snapshotMessages = messages.length;
+    this.#claimed = true;
+  }
+
+  /** Gives the run's lease back; a failed release is reported as a store failure, and the lease lapses in the store's own time. */
+  async #releaseLease(): Promise<void> {
+    const lease = this.#lease;
+    if (lease === undefined) return;
+    this.#lease = undefined;
+    await lease.release();
   }
 
   /** Saves the whole state with `messages` as its history, from the version this journal last saved. */
@@ -189,6 +232,14 @@ export class SessionJournal implements RunJournal {
   }
 }
 
+function endedMessage(sessionId: string): string {
+  return `Session '${sessionId}' was running in another process when this one loaded it; that run has ended or its process stopped. Nothing ran here. Load the session again (manager.close(id), then manager.get(id)) to see how it ended, and retry.`;
+}
+
+function changedMessage(sessionId: string): string {
+  return `Another process ran session '${sessionId}' since this one loaded it, so this run did not start and nothing ran here. Load the session again (manager.close(id), then manager.get(id)) and retry.`;
+}
+
 function claimedMessage(sessionId: string): string {
-  return `Another process already decided (or changed) session '${sessionId}' since this one loaded it, so these decisions were not applied and nothing ran here. Load the session again (manager.close(id), then manager.get(id)) to see the outcome.`;
+  return `Another process already decided (or changed, or is running) session '${sessionId}' since this one loaded it, so these decisions were not applied and nothing ran here. Load the session again (manager.close(id), then manager.get(id)) to see the outcome.`;
 }

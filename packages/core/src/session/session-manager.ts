@@ -1,13 +1,14 @@
 import { Agent } from '../agent/agent.js';
 import type { AgentOptions } from '../agent/agent-options.js';
-import { toAgentError } from '../errors/agent-error.js';
+import { AgentError, toAgentError } from '../errors/agent-error.js';
+import type { SessionBusyError } from '../errors/session-busy-error.js';
 import { type Logger, silentLogger } from '../logger/logger.js';
-import { repairInterrupted, restoreSession } from './restore-session.js';
+import { type RestoredSession, repairInterrupted, restoreSession } from './restore-session.js';
 import { Session } from './session.js';
 import { checkSessionId } from './session-id.js';
 import { SessionJournal, type SessionJournalOptions } from './session-journal.js';
 import { type NewSessionOptions, newSessionState, type SessionState } from './session-state.js';
-import type { ListSessionsOptions, SessionPage, SessionStore } from './session-store.js';
+import type { ListSessionsOptions, SessionLease, SessionPage, SessionStore } from './session-store.js';
 
 /** The agent options a session's factory gives; the manager adds the history and the journal. */
 export type SessionAgentOptions = Omit<AgentOptions, 'messages' | 'journal'>;
@@ -29,7 +30,8 @@ export interface SessionManagerOptions extends SessionJournalOptions {
  * Keeps many sessions in one process over one `SessionStore`: each session
  * has its own agent (from the factory) and history, and its runs are written
  * to the store as they happen. Loading a session a crashed process left
- * running repairs it first (see `repairInterrupted`).
+ * running repairs it first (see `repairInterrupted`); with a store that has
+ * leases, a session another live process runs is never taken for crashed.
  *
  * @example
  * const manager = new SessionManager({ store: new MemorySessionStore(), agent: () => ({ provider, model: 'mock' }) });
@@ -61,8 +63,9 @@ export class SessionManager {
   /**
    * The session with this id: the one already open in this process, or
    * loaded from the store (log replayed, a crashed run repaired to
-   * `interrupted`). Throws `SessionNotFoundError` for an id never stored,
-   * never an empty session.
+   * `interrupted`; a run another live process holds the lease of is left
+   * as it is, status `running`). Throws `SessionNotFoundError` for an id
+   * never stored, never an empty session.
    */
   get(id: string): Promise<Session> {
     try {
@@ -108,21 +111,54 @@ export class SessionManager {
   }
 
   async #load(id: string): Promise<Session> {
-    const restored = await restoreSession(this.#options.store, id);
-    const state = restored.state;
-    const options = await this.#options.agent({ id, metadata: state.metadata });
+    const loaded = await restoreSession(this.#options.store, id);
+    const options = await this.#options.agent({ id, metadata: loaded.state.metadata });
     const idempotent = new Set(
       (options.tools ?? []).filter((tool) => tool.idempotent === true).map((tool) => tool.name),
     );
-    if (repairInterrupted(restored, (name) => idempotent.has(name))) {
-      this.#logger.warn('a session was left running by a stopped process; repaired to interrupted', {
-        sessionId: id,
-        unfinishedCalls: restored.unfinishedCalls.length,
-      });
-      // The repair is stored at once, so every process sees the same answers for the interrupted calls.
-      state.version = (await this.#options.store.save(state, { expectedVersion: state.version })).version;
+    const restored =
+      loaded.state.status === 'running' ? await this.#repair(loaded, (name) => idempotent.has(name)) : loaded;
+    return this.#open(restored.state, options);
+  }
+
+  /**
+   * Repairs a session its log shows running, unless another live process
+   * runs it. With a store that has leases the repair holds the session's
+   * lease and reads the session again under it (the run may have ended
+   * meanwhile); a busy lease leaves the session as loaded, status `running`,
+   * and its prompts end with `SessionBusyError` until it is loaded again.
+   */
+  async #repair(loaded: RestoredSession, isIdempotent: (name: string) => boolean): Promise<RestoredSession> {
+    const store = this.#options.store;
+    const id = loaded.state.id;
+    let lease: SessionLease | undefined;
+    if (store.lease !== undefined) {
+      try {
+        lease = await store.lease(id);
+      } catch (error) {
+        if (!(AgentError.isInstance(error) && error.code === 'session_busy')) throw error;
+        this.#logger.debug('a session is running in another process; loaded as it is', {
+          sessionId: id,
+          holder: (error as SessionBusyError).holder,
+        });
+        return loaded;
+      }
     }
-    return this.#open(state, options);
+    try {
+      const restored = lease === undefined ? loaded : await restoreSession(store, id);
+      const state = restored.state;
+      if (repairInterrupted(restored, isIdempotent)) {
+        this.#logger.warn('a session was left running by a stopped process; repaired to interrupted', {
+          sessionId: id,
+          unfinishedCalls: restored.unfinishedCalls.length,
+        });
+        // The repair is stored at once, so every process sees the same answers for the interrupted calls.
+        state.version = (await store.save(state, { expectedVersion: state.version })).version;
+      }
+      return restored;
+    } finally {
+      await lease?.release();
+    }
   }
 
   async #open(state: SessionState, given?: SessionAgentOptions): Promise<Session> {

@@ -44,6 +44,7 @@ export interface ListSessionsOptions {
  * - `read` returns the log records with `seq >= fromSeq`, in order.
  * - `delete` removes the snapshot and the log; it resolves `false` if there was nothing.
  * - Failures of the medium throw `SessionStorageError`; what was stored before stays.
+ * - `lease` is optional, for stores that several processes share: see `SessionLease`.
  */
 export interface SessionStore {
   load(id: string): Promise<SessionState>;
@@ -56,4 +57,20 @@ export interface SessionStore {
     options: { operationId: string },
   ): Promise<{ firstSeq: number; lastSeq: number }>;
   read(id: string, options?: { fromSeq?: number }): Promise<SessionLogRecord[]>;
+  /**
+   * Marks the session as run by this process until `release()`, so no other
+   * process runs it at the same time or takes its run for a crashed one.
+   * Rejects with `SessionBusyError` while a live holder has it; a holder that
+   * stopped (a crash) must not hold it for long, and how the store tells is
+   * its own (a dead pid, a lapsed heartbeat, a closed connection). A lease
+   * restricts only `lease`: `load`, `save`, `append` and `read` work as before.
+   * Optional: a store that one process owns (`MemorySessionStore`) leaves it out.
+   */
+  lease?(id: string): Promise<SessionLease>;
+}
+
+/** A session's run lease from `SessionStore.lease`. */
+export interface SessionLease {
+  /** Gives the lease back; resolves once another process can take it. Calling it again does nothing. */
+  release(): Promise<void>;
 }

@@ -10,6 +10,12 @@ export interface ConformanceHarness {
   describe?(name: string, body: () => void): unknown;
 }
 
+/** Options of `sessionStoreConformance`. */
+export interface ConformanceOptions {
+  /** The store implements `lease` (one that several processes share should): its checks are registered too. */
+  leases?: boolean;
+}
+
 /**
  * Registers the tests every `SessionStore` must pass, through the caller's own
  * `test` (and optional `describe`), so it runs under vitest, `node:test` or
@@ -24,9 +30,11 @@ export interface ConformanceHarness {
 export function sessionStoreConformance(
   makeStore: () => SessionStore | Promise<SessionStore>,
   harness: ConformanceHarness,
+  options: ConformanceOptions = {},
 ): void {
+  const checks = options.leases === true ? { ...storeChecks, ...leaseChecks } : storeChecks;
   const register = () => {
-    for (const [name, body] of Object.entries(storeChecks))
+    for (const [name, body] of Object.entries(checks))
       harness.test(name, async () => body(await makeStore()));
   };
   if (harness.describe === undefined) register();
@@ -219,3 +227,47 @@ const storeChecks: Record<string, (store: SessionStore) => Promise<void>> = {
     );
   },
 };
+
+const leaseChecks: Record<string, (store: SessionStore) => Promise<void>> = {
+  async 'leases a session to one holder at a time; a released lease can be taken again'(store) {
+    const lease = requireLease(store);
+    await store.save(sampleSessionState('leased'), { expectedVersion: 0 });
+    const held = await lease('leased');
+    await checkRejects(() => lease('leased'), 'session_busy', 'a second lease while one is held');
+    await held.release();
+    await held.release();
+    const again = await lease('leased');
+    await again.release();
+  },
+
+  async 'a held lease leaves load, save, append and read free'(store) {
+    const lease = requireLease(store);
+    const state = sampleSessionState('busy');
+    await store.save(state, { expectedVersion: 0 });
+    const held = await lease('busy');
+    try {
+      await store.append('busy', sampleEvents('1'), { operationId: 'op' });
+      check((await store.read('busy')).length > 0, 'the log is readable while leased');
+      await store.save({ ...state, version: 1 }, { expectedVersion: 1 });
+      check((await store.load('busy')).version === 2, 'the snapshot is saved while leased');
+    } finally {
+      await held.release();
+    }
+  },
+
+  async 'refuses to lease a session never stored with SessionNotFoundError'(store) {
+    await checkRejects(
+      () => requireLease(store)('nobody'),
+      'session_not_found',
+      'leasing an unknown session',
+    );
+    await checkRejects(() => store.load('nobody'), 'session_not_found', 'loading it afterwards');
+  },
+};
+
+function requireLease(store: SessionStore): NonNullable<SessionStore['lease']> {
+  const lease = store.lease;
+  if (lease === undefined)
+    throw new Error('the store was registered with leases: true but has no lease method');
+  return lease.bind(store);
+}
