@@ -71,7 +71,7 @@ function manager(root: string, ran: string[]): SessionManager {
 }
 
 describe('a session another live process is running', () => {
-  it('is loaded as it is and refused, never repaired; once that process is killed it is repaired', async () => {
+  it('is loaded as it is, its prompt and removal refused, never repaired; once that process is killed it is repaired', async () => {
     const root = await mkdtemp(join(tmpdir(), 'store-file-live-'));
     const child = await runningChild(root);
     const log = join(root, 'sessions', 'killme', 'events.jsonl');
@@ -86,6 +86,8 @@ describe('a session another live process is running', () => {
       expect(refused.error).toBeInstanceOf(SessionBusyError);
       expect((refused.error as SessionBusyError).holder).toContain(`process ${child.pid}`);
       expect(ran).toEqual([]);
+      // Nor can this process delete it under the one that runs it.
+      await expect(here.remove('killme')).rejects.toBeInstanceOf(SessionBusyError);
       // Nothing of this process reached the live session's log.
       expect(await readFile(log, 'utf8')).toBe(before);
     } finally {

@@ -129,6 +129,10 @@ describe('a session another process is running', () => {
     expect(other.ran).toEqual([]);
     expect(await machines.store.read('s')).toEqual(before);
 
+    // Nor is it deleted under the process that runs it.
+    await expect(processOn(machines, 'b', other.tool).remove('s')).rejects.toBeInstanceOf(SessionBusyError);
+    expect(await machines.store.read('s')).toEqual(before);
+
     work.finish();
     expect((await running.result()).terminateReason).toBe('completed');
     expect(machines.holders.has('s')).toBe(false);
@@ -255,5 +259,18 @@ describe('one run at a time across processes', () => {
     const result = await (await manager.create({ id: 's' })).prompt('do the work').result();
     expect(result.error?.message).toContain('disk full');
     expect(machines.holders.has('s')).toBe(false);
+  });
+});
+
+describe('removing a session with leases', () => {
+  it('deletes an idle session under its lease and gives the lease back; an unknown id is false', async () => {
+    const machines = new Machines();
+    const work = worker();
+    work.finish();
+    const manager = processOn(machines, 'a', work.tool);
+    await (await manager.create({ id: 's' })).prompt('do the work').result();
+    expect(await processOn(machines, 'b', work.tool).remove('s')).toBe(true);
+    expect(machines.holders.has('s')).toBe(false);
+    expect(await processOn(machines, 'b', work.tool).remove('s')).toBe(false);
   });
 });

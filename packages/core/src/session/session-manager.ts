@@ -90,7 +90,11 @@ export class SessionManager {
     return (await live).cancel(reason);
   }
 
-  /** Cancels the session's prompt, waits for it to end, and deletes the session from the store. */
+  /**
+   * Cancels the session's prompt, waits for it to end, and deletes the session
+   * from the store. With a store that has leases, a session another live
+   * process is running is not deleted under it: `SessionBusyError`.
+   */
   async remove(id: string): Promise<boolean> {
     checkSessionId(id);
     const live = this.#live.get(id);
@@ -102,7 +106,20 @@ export class SessionManager {
       }
       this.#live.delete(id);
     }
-    return this.#options.store.delete(id);
+    const store = this.#options.store;
+    if (store.lease === undefined) return store.delete(id);
+    let lease: SessionLease;
+    try {
+      lease = await store.lease(id);
+    } catch (error) {
+      if (AgentError.isInstance(error) && error.code === 'session_not_found') return false;
+      throw error;
+    }
+    try {
+      return await store.delete(id);
+    } finally {
+      await lease.release();
+    }
   }
 
   /** Forgets an open session in this process (it stays stored); the next `get` loads it again. */
