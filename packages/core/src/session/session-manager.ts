@@ -143,7 +143,8 @@ export class SessionManager {
    * runs it. With a store that has leases the repair holds the session's
    * lease and reads the session again under it (the run may have ended
    * meanwhile); a busy lease leaves the session as loaded, status `running`,
-   * and its prompts end with `SessionBusyError` until it is loaded again.
+   * and its prompts are refused until it is loaded again (`SessionBusyError`
+   * while that run goes on, `SessionConflictError` once it is over).
    */
   async #repair(loaded: RestoredSession, isIdempotent: (name: string) => boolean): Promise<RestoredSession> {
     const store = this.#options.store;
