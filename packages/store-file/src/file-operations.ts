@@ -13,7 +13,7 @@ export interface FileOperations {
   writeNew(path: string, data: string | Uint8Array): Promise<void>;
   /**
    * Creates `path` only if it does not exist (else throws with code `EEXIST`)
-   * and writes `data`, without fsync: for lock and lease files, which need no durability.
+   * and writes `data`, without fsync: for lock, lease and summary files, which need no durability.
    */
   createExclusive(path: string, data: string): Promise<void>;
   /** Appends `data` to `path` (creating it) and fsyncs it. */

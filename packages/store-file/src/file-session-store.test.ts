@@ -30,12 +30,16 @@ function failing(code: string) {
 }
 
 describe('FileSessionStore: files and bad input', () => {
-  it('keeps one folder per session with session.json and events.jsonl', async () => {
+  it('keeps one folder per session with session.json, summary.json and events.jsonl', async () => {
     const folder = await root();
     const store = new FileSessionStore({ root: folder });
     await store.save(sampleSessionState('one'), { expectedVersion: 0 });
     await store.append('one', sampleEvents('a'), { operationId: 'op' });
-    expect((await readdir(join(folder, 'one'))).sort()).toEqual(['events.jsonl', 'session.json']);
+    expect((await readdir(join(folder, 'one'))).sort()).toEqual([
+      'events.jsonl',
+      'session.json',
+      'summary.json',
+    ]);
     const lines = (await readFile(join(folder, 'one', 'events.jsonl'), 'utf8')).trim().split('\n');
     expect(lines.map((line) => JSON.parse(line).seq)).toEqual([1, 2, 3, 4]);
   });

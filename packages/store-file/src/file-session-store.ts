@@ -22,6 +22,7 @@ import {
 import { type LogIndex, readEventsLog } from './events-log.js';
 import { type FileOperations, nodeFileOperations } from './file-operations.js';
 import { SessionLock } from './session-lock.js';
+import { readSummaryFile, writeSummaryFile } from './session-summary-file.js';
 import { errorCode, storageError } from './storage-error.js';
 
 /** Options of `new FileSessionStore(...)`. */
@@ -61,6 +62,14 @@ export interface FileSessionStoreOptions {
  * process appending at a time. Each append checks the log's length first
  * and re-reads a log another process grew, so seqs stay consecutive when
  * processes take turns.
+ *
+ * `list` reads `<root>/<id>/summary.json`, which each save writes after the
+ * snapshot, so a listing never parses a whole history. It reads the snapshot
+ * instead when the summary is missing, malformed, or was written for a
+ * snapshot of another length. So a summary lags its snapshot only after a
+ * crash between the two renames or a `session.json` replaced by other means,
+ * when the new snapshot has the old one's length, and only until the next
+ * save. `load` always reads the snapshot.
  *
  * @example
  * const store = new FileSessionStore({ root: '/var/lib/my-agent/sessions' });
@@ -108,7 +117,7 @@ export class FileSessionStore implements SessionStore {
     });
   }
 
-  /** Bytes this store has written since it was made (snapshots, log lines, set-aside copies): for measuring. */
+  /** Bytes this store has written since it was made (snapshots, summaries, log lines, set-aside copies): for measuring. */
   get bytesWritten(): number {
     return this.#counter.bytesWritten;
   }
@@ -151,7 +160,17 @@ export class FileSessionStore implements SessionStore {
       await this.#files.unlink(temporary).catch(() => {});
       throw storageError(path, error);
     }
-    this.#counter.bytesWritten += Buffer.byteLength(data);
+    const snapshotBytes = Buffer.byteLength(data);
+    this.#counter.bytesWritten += snapshotBytes;
+    // After the snapshot, never before: a crash between the two leaves a summary of a version that was stored.
+    const summary = { ...summaryOf(state), version };
+    this.#counter.bytesWritten += await writeSummaryFile(
+      this.#files,
+      folder,
+      summary,
+      snapshotBytes,
+      this.#logger,
+    );
     return { version };
   }
 
@@ -175,6 +194,7 @@ export class FileSessionStore implements SessionStore {
     });
   }
 
+  /** Reads each session's `summary.json`, or its snapshot when there is no summary to trust; newest first. */
   async list(options: ListSessionsOptions = {}): Promise<SessionPage> {
     let names: string[];
     try {
@@ -188,7 +208,10 @@ export class FileSessionStore implements SessionStore {
       if (name.startsWith('.')) continue;
       try {
         checkSessionId(name);
-        summaries.push(summaryOf(await this.#load(name)));
+        const folder = join(this.root, name);
+        summaries.push(
+          (await readSummaryFile(this.#files, folder, name)) ?? summaryOf(await this.#load(name)),
+        );
       } catch (error) {
         if ((error as { code?: unknown }).code === 'session_not_found') continue;
         this.#logger.warn('a stored session cannot be read; it is left out of the list', {

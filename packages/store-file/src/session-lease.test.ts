@@ -95,7 +95,7 @@ describe('FileSessionStore.lease: one run of a session at a time, across process
 
     await lease.release();
     await lease.release();
-    expect(await readdir(join(folder, 'held'))).toEqual(['session.json']);
+    expect((await readdir(join(folder, 'held'))).sort()).toEqual(['session.json', 'summary.json']);
     const taken = await two.lease('held');
     await busy(one.lease('held'));
     await taken.release();
@@ -111,7 +111,7 @@ describe('FileSessionStore.lease: one run of a session at a time, across process
     expect(JSON.parse(await readFile(run, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
     expect(warnings.map((warning) => warning.message)).toEqual(['a stale session lease was broken']);
     await lease.release();
-    expect(await readdir(join(folder, 'left'))).toEqual(['session.json']);
+    expect((await readdir(join(folder, 'left'))).sort()).toEqual(['session.json', 'summary.json']);
   });
 
   it('a .run held by a live process is busy until that process is killed, then taken at once', async () => {

@@ -40,7 +40,7 @@ describe('FileSessionStore: saves are compare-and-swap across writers', () => {
       expect(stored.version).toBe(version + 1);
       expect(stored.metadata.by).toBe(outcomes[0]?.status === 'fulfilled' ? 'one' : 'two');
     }
-    expect((await readdir(join(folder, 'raced'))).sort()).toEqual(['session.json']);
+    expect((await readdir(join(folder, 'raced'))).sort()).toEqual(['session.json', 'summary.json']);
   });
 
   it('a stale save of a session never stored leaves no folder behind', async () => {
@@ -67,7 +67,7 @@ describe('FileSessionStore: saves are compare-and-swap across writers', () => {
     await writeFile(join(folder, 'left', '.lock'), lockText(deadPid(), new Date()));
     expect(await store.save(sampleSessionState('left'), { expectedVersion: 1 })).toEqual({ version: 2 });
     expect(warnings).toEqual(['a stale session lock was broken']);
-    expect(await readdir(join(folder, 'left'))).toEqual(['session.json']);
+    expect((await readdir(join(folder, 'left'))).sort()).toEqual(['session.json', 'summary.json']);
   });
 
   it('a lock older than 30 s is broken even if its holder lives', async () => {

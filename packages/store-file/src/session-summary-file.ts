@@ -1,0 +1,115 @@
+import { join } from 'node:path';
+import type { Logger, SessionStatus, SessionSummary } from '@agent-core/core';
+import type { FileOperations } from './file-operations.js';
+
+/**
+ * `<root>/<id>/summary.json`: what `list` shows of a session, so a listing
+ * reads a few hundred bytes per session rather than its whole history.
+ * It is derived from `session.json` and never the truth: `load` always reads
+ * the snapshot, and `list` reads the snapshot whenever this file is missing,
+ * malformed, or was written for a snapshot of another length.
+ */
+export const summaryFileName = 'summary.json';
+
+/** `snapshotBytes` is the length of the `session.json` it was written with, so a snapshot replaced without it is noticed by a stat. */
+interface SummaryFile {
+  version: number;
+  snapshotBytes: number;
+  summary: SessionSummary;
+}
+
+// A Record, so a status added to core fails to compile here until it is listed.
+const statuses: Record<SessionStatus, true> = {
+  idle: true,
+  running: true,
+  interrupted: true,
+  await_user: true,
+};
+
+/**
+ * Replaces `<folder>/summary.json` with a temp file and a rename, after the
+ * snapshot it sums up is stored. Returns the bytes written. A failure only
+ * warns, removes the temp file and the older summary (so `list` reads the
+ * snapshot instead), and returns 0: the snapshot is stored, so the save stands.
+ */
+export async function writeSummaryFile(
+  files: FileOperations,
+  folder: string,
+  summary: SessionSummary,
+  snapshotBytes: number,
+  logger: Logger,
+): Promise<number> {
+  const path = join(folder, summaryFileName);
+  const temporary = join(folder, `.${summaryFileName}.${globalThis.crypto.randomUUID()}.tmp`);
+  const data = JSON.stringify({ version: summary.version, snapshotBytes, summary } satisfies SummaryFile);
+  try {
+    // No fsync: a summary lost or torn by a power cut is rebuilt from session.json, which is fsynced.
+    await files.createExclusive(temporary, data);
+    await files.rename(temporary, path);
+    return Buffer.byteLength(data);
+  } catch (error) {
+    await files.unlink(temporary).catch(() => {});
+    await files.unlink(path).catch(() => {});
+    logger.warn('a session summary could not be written; list reads the snapshot instead', {
+      path,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return 0;
+  }
+}
+
+/**
+ * The summary stored for session `id` in `folder`, or undefined when there is
+ * none to trust: the file is missing, unreadable or malformed, or
+ * `session.json` no longer has the length it was written with (a crash
+ * between the two renames, a snapshot restored by hand). The caller then
+ * reads the snapshot.
+ */
+export async function readSummaryFile(
+  files: FileOperations,
+  folder: string,
+  id: string,
+): Promise<SessionSummary | undefined> {
+  try {
+    const text = (await files.readFile(join(folder, summaryFileName))).toString('utf8');
+    const stored = wellFormed(JSON.parse(text), id);
+    if (stored === undefined) return undefined;
+    // A stat, not a read: cheap next to parsing the snapshot.
+    if ((await files.size(join(folder, 'session.json'))) !== stored.snapshotBytes) return undefined;
+    return stored.summary;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file's content checked field by field; a fresh summary holding only the summary's fields. */
+function wellFormed(raw: unknown, id: string): SummaryFile | undefined {
+  if (!isObject(raw) || !isObject(raw.summary)) return undefined;
+  const { version, snapshotBytes } = raw;
+  const { status, createdAt, updatedAt, metadata } = raw.summary;
+  if (
+    typeof version !== 'number' ||
+    !Number.isInteger(version) ||
+    version < 1 ||
+    raw.summary.version !== version ||
+    typeof snapshotBytes !== 'number' ||
+    !Number.isInteger(snapshotBytes) ||
+    snapshotBytes < 1 ||
+    raw.summary.id !== id ||
+    typeof status !== 'string' ||
+    !Object.hasOwn(statuses, status) ||
+    typeof createdAt !== 'string' ||
+    typeof updatedAt !== 'string' ||
+    !isObject(metadata)
+  )
+    return undefined;
+  return {
+    version,
+    snapshotBytes,
+    summary: { id, status: status as SessionStatus, createdAt, updatedAt, version, metadata },
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
