@@ -1,29 +1,16 @@
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LogFields, newSessionState, SessionManager } from '@agent-core/core';
+import { newSessionState, SessionManager } from '@agent-core/core';
 import { sampleEvents, sampleSessionState, sessionStoreConformance } from '@agent-core/core/testing';
 import { describe, expect, it, test } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
 import { nodeFileOperations } from './file-operations.js';
+import { recordingLogger } from './test-support/recording-logger.js';
 
 const root = () => mkdtemp(join(tmpdir(), 'store-file-'));
 
 sessionStoreConformance(async () => new FileSessionStore({ root: await root() }), { test, describe });
-
-function recordingLogger() {
-  const warnings: { message: string; fields?: LogFields }[] = [];
-  const ignore = () => {};
-  return {
-    warnings,
-    logger: {
-      debug: ignore,
-      info: ignore,
-      error: ignore,
-      warn: (message: string, fields?: LogFields) => warnings.push({ message, fields }),
-    },
-  };
-}
 
 function failing(code: string) {
   return Object.assign(new Error(`${code}: simulated`), { code });

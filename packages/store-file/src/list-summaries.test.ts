@@ -2,17 +2,12 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type LogFields,
-  type SessionPage,
-  type SessionState,
-  type SessionStatus,
-  summaryOf,
-} from '@agent-core/core';
+import { type SessionPage, type SessionState, type SessionStatus, summaryOf } from '@agent-core/core';
 import { sampleSessionState } from '@agent-core/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FileOperations, nodeFileOperations } from './file-operations.js';
 import { FileSessionStore } from './file-session-store.js';
+import { recordingLogger } from './test-support/recording-logger.js';
 
 const directories: string[] = [];
 afterEach(async () => {
@@ -23,20 +18,6 @@ async function root(): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), 'store-file-summaries-'));
   directories.push(folder);
   return folder;
-}
-
-function recordingLogger() {
-  const warnings: { message: string; fields?: LogFields }[] = [];
-  const ignore = () => {};
-  return {
-    warnings,
-    logger: {
-      debug: ignore,
-      info: ignore,
-      error: ignore,
-      warn: (message: string, fields?: LogFields) => void warnings.push({ message, fields }),
-    },
-  };
 }
 
 /** A store that records the snapshots it reads, plus any file operations to stand in. */

@@ -2,10 +2,11 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LogFields, SessionBusyError, type SessionLease, SessionNotFoundError } from '@agent-core/core';
+import { SessionBusyError, type SessionLease, SessionNotFoundError } from '@agent-core/core';
 import { sampleEvents, sampleSessionState, sessionStoreConformance } from '@agent-core/core/testing';
 import { afterEach, describe, expect, it, test } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
+import { recordingLogger } from './test-support/recording-logger.js';
 
 const directories: string[] = [];
 const children: ChildProcess[] = [];
@@ -32,20 +33,6 @@ sessionStoreConformance(
   { test, describe },
   { leases: true },
 );
-
-function recordingLogger() {
-  const warnings: { message: string; fields?: LogFields }[] = [];
-  const ignore = () => {};
-  return {
-    warnings,
-    logger: {
-      debug: ignore,
-      info: ignore,
-      error: ignore,
-      warn: (message: string, fields?: LogFields) => void warnings.push({ message, fields }),
-    },
-  };
-}
 
 function runText(holder: { pid: number; host: string; at: Date; token?: string }): string {
   return JSON.stringify({
