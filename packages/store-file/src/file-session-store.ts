@@ -25,6 +25,9 @@ import { SessionLock } from './session-lock.js';
 import { readSummaryFile, writeSummaryFile } from './session-summary-file.js';
 import { errorCode, storageError } from './storage-error.js';
 
+/** Session folders `list` reads at once. */
+const listConcurrency = 8;
+
 /** Options of `new FileSessionStore(...)`. */
 export interface FileSessionStoreOptions {
   /** The folder that holds one folder per session; created when first needed. */
@@ -204,23 +207,34 @@ export class FileSessionStore implements SessionStore {
       throw storageError(this.root, error);
     }
     const summaries: SessionSummary[] = [];
-    for (const name of names) {
-      if (name.startsWith('.')) continue;
-      try {
-        checkSessionId(name);
-        const folder = join(this.root, name);
-        summaries.push(
-          (await readSummaryFile(this.#files, folder, name)) ?? summaryOf(await this.#load(name)),
-        );
-      } catch (error) {
-        if ((error as { code?: unknown }).code === 'session_not_found') continue;
-        this.#logger.warn('a stored session cannot be read; it is left out of the list', {
-          path: join(this.root, name),
-          error: error instanceof Error ? error.message : String(error),
-        });
+    let next = 0;
+    // A few folders at a time: their reads overlap, and a root of thousands never has thousands of files open.
+    const worker = async (): Promise<void> => {
+      while (next < names.length) {
+        const summary = await this.#summaryOf(names[next++] as string);
+        if (summary !== undefined) summaries.push(summary);
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(listConcurrency, names.length) }, worker));
     return pageOfSummaries(summaries, options);
+  }
+
+  /** A folder's summary for `list`; undefined for what is not a session, or one that cannot be read (with a warning). */
+  async #summaryOf(name: string): Promise<SessionSummary | undefined> {
+    if (name.startsWith('.')) return undefined;
+    try {
+      checkSessionId(name);
+      return (
+        (await readSummaryFile(this.#files, join(this.root, name), name)) ?? summaryOf(await this.#load(name))
+      );
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'session_not_found') return undefined;
+      this.#logger.warn('a stored session cannot be read; it is left out of the list', {
+        path: join(this.root, name),
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return undefined;
+    }
   }
 
   delete(id: string): Promise<boolean> {
