@@ -33,7 +33,7 @@ describe('a session worked on by processes killed at random moments', () => {
   it('never runs a call twice, keeps a valid history, and is finished by the next process', async () => {
     const root = await mkdtemp(join(tmpdir(), 'store-file-turns-'));
     const steps = 12;
-    // A fixed schedule of kill delays (ms after the load), so a failure can be run again as it was.
+    // Kill delays (ms after the load) from a fixed seed; where each kill lands still varies with the machine.
     let seed = 11;
     const random = () => {
       seed = (seed * 48271) % 2147483647;
