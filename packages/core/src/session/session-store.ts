@@ -44,7 +44,7 @@ export interface ListSessionsOptions {
  * - `read` returns the log records with `seq >= fromSeq`, in order.
  * - `delete` removes the snapshot and the log; it resolves `false` if there was nothing.
  * - Failures of the medium throw `SessionStorageError`; what was stored before stays.
- * - `lease` is optional, for stores that several processes share: see `SessionLease`.
+ * - `lease` is optional, for stores that several processes share (see below).
  */
 export interface SessionStore {
   load(id: string): Promise<SessionState>;
@@ -64,7 +64,7 @@ export interface SessionStore {
    * stopped (a crash) must not hold it for long, and how the store tells is
    * its own (a dead pid, a lapsed heartbeat, a closed connection). A lease
    * restricts only `lease`: `load`, `save`, `append` and `read` work as before.
-   * Optional: a store that one process owns (`MemorySessionStore`) leaves it out.
+   * An id never stored rejects with `SessionNotFoundError`. Optional: a store that one process owns (`MemorySessionStore`) leaves it out.
    */
   lease?(id: string): Promise<SessionLease>;
 }
