@@ -5,8 +5,9 @@ import { AgentError, type AgentErrorOptions } from './agent-error.js';
  * call the history does not hold (`approval_unknown_call`), its input hash
  * does not match the call's input (`approval_input_mismatch`), it is not a
  * decision at all (`approval_invalid`), or another process decided (or
- * changed) the stored session since this one loaded it (`approval_claimed`;
- * `cause` is the store's conflict when a save found it). Nothing ran.
+ * changed, or is running) the stored session since this one loaded it
+ * (`approval_claimed`; `cause` is the store's conflict or busy lease when
+ * one was found). Nothing ran.
  */
 export class ApprovalError extends AgentError {
   readonly toolCallId: string | undefined;
