@@ -193,7 +193,7 @@ export class FileSessionStore implements SessionStore {
       // Never creates the folder: a lease of a session deleted meanwhile finds none.
       const held = await this.#leases.acquire(folder, { createFolder: false });
       if (held === undefined) throw new SessionNotFoundError(id, this.root);
-      return { release: () => held.release() };
+      return held;
     });
   }
 

@@ -30,8 +30,6 @@ export interface SessionLockOptions {
 
 /** A lock this process holds, from `SessionLock.acquire`. */
 export interface HeldLock {
-  /** The lock file. */
-  readonly path: string;
   /**
    * Stops the heartbeat and removes the file if it still holds this holder's
    * token (one broken as stale now belongs to someone else). Calling it again does nothing.
@@ -262,7 +260,6 @@ export class SessionLock {
       timer.unref();
     }
     return {
-      path,
       release() {
         released ??= (async () => {
           stop();

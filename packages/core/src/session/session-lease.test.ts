@@ -20,6 +20,8 @@ class Machines {
   readonly dead = new Set<string>();
   /** When set, `lease` waits for it first (to order a load against the end of a run). */
   leaseGate: Promise<void> | undefined;
+  /** Who asked for a lease, in order. */
+  readonly requests: string[] = [];
 
   /** The store as process `name` sees it. */
   storeOf(name: string): SessionStore {
@@ -32,6 +34,7 @@ class Machines {
       append: (id, entries, options) => store.append(id, entries, options),
       read: (id, options) => store.read(id, options),
       lease: async (id): Promise<SessionLease> => {
+        this.requests.push(name);
         await this.leaseGate;
         await store.load(id);
         const holder = this.holders.get(id);
@@ -178,10 +181,10 @@ describe('a session another process is running', () => {
     });
     // The load reads the session while it runs, then waits for the lease; the run ends meanwhile.
     const loading = processOn(machines, 'b', worker().tool).get('s');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitFor(() => machines.requests.at(-1) === 'b');
     work.finish();
     await running.result();
-    machines.holders.delete('s');
+    expect(machines.holders.has('s')).toBe(false);
     open();
     const loaded = await loading;
     expect(loaded.status).toBe('idle');
