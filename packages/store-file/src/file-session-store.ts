@@ -25,6 +25,9 @@ import { SessionLock } from './session-lock.js';
 import { readSummaryFile, writeSummaryFile } from './session-summary-file.js';
 import { errorCode, storageError } from './storage-error.js';
 
+/** What `list` made of one folder. */
+type FolderListing = { summary: SessionSummary } | { error: unknown } | undefined;
+
 /** Session folders `list` reads at once. */
 const listConcurrency = 8;
 
@@ -206,34 +209,46 @@ export class FileSessionStore implements SessionStore {
       if (errorCode(error) === 'ENOENT') return { sessions: [] };
       throw storageError(this.root, error);
     }
-    const summaries: SessionSummary[] = [];
+    // Sorted, and warned about in that order once all are read: the log reads the same on every run.
+    names.sort();
+    const read: FolderListing[] = new Array(names.length);
     let next = 0;
     // A few folders at a time: their reads overlap, and a root of thousands never has thousands of files open.
     const worker = async (): Promise<void> => {
       while (next < names.length) {
-        const summary = await this.#summaryOf(names[next++] as string);
-        if (summary !== undefined) summaries.push(summary);
+        const index = next++;
+        read[index] = await this.#summaryOf(names[index] as string);
       }
     };
     await Promise.all(Array.from({ length: Math.min(listConcurrency, names.length) }, worker));
+    const summaries: SessionSummary[] = [];
+    for (const [index, listing] of read.entries()) {
+      if (listing === undefined) continue;
+      if ('summary' in listing) {
+        summaries.push(listing.summary);
+        continue;
+      }
+      this.#logger.warn('a stored session cannot be read; it is left out of the list', {
+        path: join(this.root, names[index] as string),
+        error: listing.error instanceof Error ? listing.error.message : String(listing.error),
+      });
+    }
     return pageOfSummaries(summaries, options);
   }
 
-  /** A folder's summary for `list`; undefined for what is not a session, or one that cannot be read (with a warning). */
-  async #summaryOf(name: string): Promise<SessionSummary | undefined> {
+  /** A folder's summary for `list`, the error that kept it from being read, or undefined for what is not a session. */
+  async #summaryOf(name: string): Promise<FolderListing> {
     if (name.startsWith('.')) return undefined;
     try {
       checkSessionId(name);
-      return (
-        (await readSummaryFile(this.#files, join(this.root, name), name)) ?? summaryOf(await this.#load(name))
-      );
+      return {
+        summary:
+          (await readSummaryFile(this.#files, join(this.root, name), name)) ??
+          summaryOf(await this.#load(name)),
+      };
     } catch (error) {
       if ((error as { code?: unknown }).code === 'session_not_found') return undefined;
-      this.#logger.warn('a stored session cannot be read; it is left out of the list', {
-        path: join(this.root, name),
-        error: error instanceof Error ? error.message : String(error),
-      });
-      return undefined;
+      return { error };
     }
   }
 
