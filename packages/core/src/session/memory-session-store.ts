@@ -2,6 +2,7 @@ import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionNotFoundError } from '../errors/session-not-found-error.js';
 import { pageOfSummaries, summaryOf } from './list-cursor.js';
 import { checkSessionId } from './session-id.js';
+import { plainCopy } from './plain-copy.js';
 import type { SessionEvent, SessionLogRecord } from './session-event.js';
 import type { SessionState } from './session-state.js';
 import type { ListSessionsOptions, SessionPage, SessionStore } from './session-store.js';
@@ -14,14 +15,15 @@ interface StoredSession {
 
 /**
  * A `SessionStore` in process memory: for tests, short-lived servers and
- * browsers. Everything is copied in and out (`structuredClone`), so a caller
- * changing a loaded state or a logged message never changes what is stored.
+ * browsers. Everything is copied in and out (as `structuredClone` would, see
+ * `plainCopy`), so a caller changing a loaded state or a logged message never
+ * changes what is stored.
  */
 export class MemorySessionStore implements SessionStore {
   readonly #sessions = new Map<string, StoredSession>();
 
   async load(id: string): Promise<SessionState> {
-    return structuredClone(this.#get(id).state);
+    return plainCopy(this.#get(id).state);
   }
 
   async save(state: SessionState, options: { expectedVersion: number }): Promise<{ version: number }> {
@@ -32,14 +34,14 @@ export class MemorySessionStore implements SessionStore {
       throw new SessionConflictError(state.id, options.expectedVersion, actual);
     }
     const version = options.expectedVersion + 1;
-    const copy = structuredClone({ ...state, version });
+    const copy = plainCopy({ ...state, version });
     if (stored === undefined) this.#sessions.set(state.id, { state: copy, log: [], operations: new Map() });
     else stored.state = copy;
     return { version };
   }
 
   async list(options: ListSessionsOptions = {}): Promise<SessionPage> {
-    const summaries = [...this.#sessions.values()].map((stored) => structuredClone(summaryOf(stored.state)));
+    const summaries = [...this.#sessions.values()].map((stored) => plainCopy(summaryOf(stored.state)));
     return pageOfSummaries(summaries, options);
   }
 
@@ -61,7 +63,7 @@ export class MemorySessionStore implements SessionStore {
       stored.log.push({
         seq: stored.log.length + 1,
         operationId: options.operationId,
-        event: structuredClone(event),
+        event: plainCopy(event),
       });
     }
     const seqs = { firstSeq, lastSeq: stored.log.length };
@@ -71,7 +73,7 @@ export class MemorySessionStore implements SessionStore {
 
   async read(id: string, options: { fromSeq?: number } = {}): Promise<SessionLogRecord[]> {
     const log = this.#get(id).log;
-    return structuredClone(log.slice(Math.max(0, (options.fromSeq ?? 1) - 1)));
+    return plainCopy(log.slice(Math.max(0, (options.fromSeq ?? 1) - 1)));
   }
 
   #get(id: string): StoredSession {

@@ -8,6 +8,7 @@ import type { RunJournal } from './run-journal.js';
 import type { SessionEvent } from './session-event.js';
 import type { SessionState } from './session-state.js';
 import type { SessionLease, SessionStore } from './session-store.js';
+import { isoNow } from '../time/iso-now.js';
 
 /** Options of `SessionJournal`. */
 export interface SessionJournalOptions {
@@ -51,7 +52,7 @@ export class SessionJournal implements RunJournal {
     // A journal that failed (a lost claim) writes nothing more, so the session keeps the status it has in the store.
     if (this.#failure !== undefined) return;
     this.#runId = runId;
-    const at = new Date().toISOString();
+    const at = isoNow();
     this.state.status = 'running';
     this.state.updatedAt = at;
     this.#queue.push({ type: 'run_started', runId, at });
@@ -68,7 +69,7 @@ export class SessionJournal implements RunJournal {
       toolCallId: call.id,
       toolName: call.name,
       input: call.input,
-      at: new Date().toISOString(),
+      at: isoNow(),
     });
     return this.flush();
   }
@@ -106,7 +107,7 @@ export class SessionJournal implements RunJournal {
 
   async #recordEnd(result: AgentResult, alwaysAllowedTools: string[]): Promise<void> {
     const state = this.state;
-    const at = new Date().toISOString();
+    const at = isoNow();
     // A pause is plain JSON in the log, so any process can decide it after a restart.
     const pendingApprovals = result.pendingApprovals ?? [];
     // The first run's trace stays with the session: later runs, in any process, link to it.
@@ -190,7 +191,7 @@ export class SessionJournal implements RunJournal {
     const claimed: SessionState = {
       ...state,
       status: 'running',
-      updatedAt: new Date().toISOString(),
+      updatedAt: isoNow(),
       messages: messages.slice(),
     };
     const { version } = await this.#store.save(claimed, { expectedVersion: state.version });

@@ -1,6 +1,7 @@
 import type { PendingApproval } from '../governance/pending-approval.js';
 import type { AgentMessage, Usage } from '../messages/messages.js';
 import { emptyUsage } from '../messages/usage.js';
+import { isoNow } from '../time/iso-now.js';
 
 /** The schema version this version of agent-core writes. Older stored versions are migrated on load. */
 export const sessionSchemaVersion = 1;
@@ -50,7 +51,7 @@ export interface NewSessionOptions {
 
 /** A fresh, never-saved session state (`version` 0). */
 export function newSessionState(options: NewSessionOptions = {}): SessionState {
-  const now = new Date().toISOString();
+  const now = isoNow();
   return {
     id: options.id ?? globalThis.crypto.randomUUID(),
     schemaVersion: sessionSchemaVersion,
