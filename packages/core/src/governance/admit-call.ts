@@ -270,19 +270,18 @@ async function ask(
     request.toolCall = call;
     request.signal = signal;
     answer = approve(request);
+    // An approver that answers at once (a rule, a test) is not raced with the signal: only checked after.
+    if (!isPromiseLike(answer)) return signal.aborted ? 'aborted' : normalizeAnswer(answer);
   } catch (error) {
     return approverFailed(error);
   }
-  // An approver that answers at once (a rule, a test) is not raced with the signal: only checked after.
-  if (!isPromiseLike(answer)) return signal.aborted ? 'aborted' : normalizeAnswer(answer);
-  const pendingAnswer = answer;
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<'aborted'>((resolve) => {
     onAbort = () => resolve('aborted');
     signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    const settled = await Promise.race([pendingAnswer, aborted]);
+    const settled = await Promise.race([answer, aborted]);
     if (settled === 'aborted') return 'aborted';
     return normalizeAnswer(settled);
   } catch (error) {

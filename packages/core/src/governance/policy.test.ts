@@ -220,4 +220,71 @@ describe('policy decision paths', () => {
     expect(runs.read_file).toBe(0);
     expect(resultsOf(result.messages)[0]?.content).toMatch(/failed \(rules file missing\)/);
   });
+
+  it('an approver that throws, rejects or gives no valid answer denies the call (fail closed)', async () => {
+    const approvers: Record<string, () => ApprovalAnswer | Promise<ApprovalAnswer>> = {
+      throws: () => {
+        throw new Error('prompt closed');
+      },
+      rejects: () => Promise.reject(new Error('socket gone')),
+      'answers nonsense': () => 'maybe' as ApprovalAnswer,
+      'has a then that throws': () =>
+        ({
+          // biome-ignore lint/suspicious/noThenProperty: a thenable whose then throws is the case checked
+          get then() {
+            throw new Error('broken thenable');
+          },
+        }) as unknown as ApprovalAnswer,
+    };
+    const texts: Record<string, string | undefined> = {};
+    for (const [name, approve] of Object.entries(approvers)) {
+      const { runs, tools } = countedTools();
+      const agent = new Agent({
+        provider: inlineProvider([[toolDone('write_file', { path: 'a', content: 'x' })], [textDone('done')]]),
+        model: 'm',
+        tools,
+        policy: policies.standard,
+        approve,
+        orchestrator: stepOrchestrator,
+      });
+      const result = await agent.prompt('go').result();
+      expect(result.terminateReason, name).toBe('completed');
+      expect(runs.write_file, name).toBe(0);
+      texts[name] = resultsOf(result.messages)[0]?.content as string | undefined;
+    }
+    expect(texts).toEqual({
+      throws: "Tool call 'write_file' was denied by the user: the approver failed (prompt closed).",
+      rejects: "Tool call 'write_file' was denied by the user: the approver failed (socket gone).",
+      'answers nonsense': "Tool call 'write_file' was denied by the user: the approver gave no valid answer.",
+      'has a then that throws':
+        "Tool call 'write_file' was denied by the user: the approver failed (broken thenable).",
+    });
+  });
+
+  it('an approver that aborts the run and then allows the call at once leaves it denied as aborted, not run', async () => {
+    const { runs, tools } = countedTools();
+    const agent: Agent = new Agent({
+      provider: inlineProvider([[toolDone('write_file', { path: 'a', content: 'x' })], [textDone('done')]]),
+      model: 'm',
+      tools,
+      policy: policies.standard,
+      approve: () => {
+        agent.abort();
+        return 'allow';
+      },
+      orchestrator: stepOrchestrator,
+    });
+    const events: AgentEvent[] = [];
+    agent.subscribe((event) => events.push(event));
+    const result = await agent.prompt('go').result();
+    expect(result.terminateReason).toBe('aborted');
+    expect(runs.write_file).toBe(0);
+    expect(resultsOf(result.messages)[0]?.content).toBe(
+      "Tool call 'write_file' was denied: the run was aborted while it waited for approval.",
+    );
+    expect(events.filter((event) => event.type === 'approval')).toMatchObject([
+      { decision: 'deny', reason: 'aborted', source: 'abort' },
+    ]);
+    expect(historyProblems(result.messages)).toEqual([]);
+  });
 });
