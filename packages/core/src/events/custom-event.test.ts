@@ -1,5 +1,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { type AgentEvent, isCustomEvent } from '../index.js';
+import { z } from 'zod';
+import { Agent, type AgentEvent, type AgentEventInput, defineTool, isCustomEvent } from '../index.js';
+import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
+import { stepOrchestrator } from '../test-support/step-orchestrator.js';
 
 describe('isCustomEvent', () => {
   it('narrows to the custom event of one name with the documented data type', () => {
@@ -16,5 +19,54 @@ describe('isCustomEvent', () => {
       }
     }
     expect(done).toEqual([3]);
+  });
+});
+
+describe('custom events from a tool', () => {
+  it('reach the stream with every key they had, stamped with the run, turn and seq of the run', async () => {
+    // Parsed JSON can carry an own `__proto__` key: it stays a key, never the event's prototype.
+    const fromJson = JSON.parse(
+      '{"type": "custom", "name": "imported", "data": 1, "__proto__": {"polluted": true}}',
+    ) as AgentEventInput;
+    const stale = {
+      type: 'custom',
+      name: 'stale',
+      data: 2,
+      runId: 'old',
+      turn: 99,
+      seq: -1,
+    } as AgentEventInput;
+    const report = defineTool({
+      name: 'report',
+      description: 'emits events',
+      parameters: z.object({}),
+      execute: (_input, context) => {
+        context.run?.emit({ type: 'custom', name: 'progress', data: { done: 1 } });
+        context.run?.emit(fromJson);
+        context.run?.emit(stale);
+        return 'reported';
+      },
+    });
+    const agent = new Agent({
+      provider: inlineProvider([[toolDone('report', {})], [textDone('done')]]),
+      model: 'm',
+      tools: [report],
+      orchestrator: stepOrchestrator,
+    });
+    const run = agent.prompt('go');
+    const events: AgentEvent[] = [];
+    for await (const event of run) events.push(event);
+    const result = await run.result();
+    const custom = events.filter((event) => event.type === 'custom');
+    expect(custom.map((event) => event.name)).toEqual(['progress', 'imported', 'stale']);
+    for (const event of custom) {
+      expect(event).toMatchObject({ runId: result.runId, turn: 1 });
+      expect(Object.getPrototypeOf(event)).toBe(Object.prototype);
+    }
+    const seqs = events.map((event) => event.seq);
+    expect(seqs).toEqual(seqs.map((_, index) => index));
+    expect(Object.hasOwn(custom[1] as object, '__proto__')).toBe(true);
+    expect((custom[1] as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(stale).toMatchObject({ runId: 'old', turn: 99, seq: -1 });
   });
 });
