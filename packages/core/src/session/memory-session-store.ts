@@ -34,7 +34,8 @@ export class MemorySessionStore implements SessionStore {
       throw new SessionConflictError(state.id, options.expectedVersion, actual);
     }
     const version = options.expectedVersion + 1;
-    const copy = plainCopy({ ...state, version });
+    const copy = plainCopy(state);
+    copy.version = version;
     if (stored === undefined) this.#sessions.set(state.id, { state: copy, log: [], operations: new Map() });
     else stored.state = copy;
     return { version };
