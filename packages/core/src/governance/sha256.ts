@@ -38,6 +38,7 @@ export function sha256Hex(text: string): string {
     for (let index = 0; index < length; index++) padded[index] = text.charCodeAt(index);
   else padded.set(bytes);
   padded[length] = 0x80;
+  // The length in bits as 64 bits: high word length × 8 / 2³², low word length × 8 mod 2³².
   writeWord(padded, paddedLength - 8, Math.floor(length / 0x20000000));
   writeWord(padded, paddedLength - 4, length << 3);
 
