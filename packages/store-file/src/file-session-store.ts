@@ -395,13 +395,17 @@ export class FileSessionStore implements SessionStore {
   }
 
   async #readLog(id: string): Promise<{ records: SessionLogRecord[]; index: LogIndex }> {
-    const path = join(this.#folder(id), 'events.jsonl');
+    const folder = this.#folder(id);
+    const path = join(folder, 'events.jsonl');
     try {
       // A torn last line is cut only when no other live process runs the session: it may be that process's append in progress.
-      const folder = this.#folder(id);
-      return await readEventsLog(path, this.#files, this.#logger, this.#counter, async () => {
-        return !(await this.#leases.heldElsewhere(folder));
-      });
+      return await readEventsLog(
+        path,
+        this.#files,
+        this.#logger,
+        this.#counter,
+        async () => !(await this.#leases.heldElsewhere(folder)),
+      );
     } catch (error) {
       throw storageError(path, error);
     }
