@@ -60,7 +60,11 @@ for (const dir of dirs) {
   });
   const start = async (): Promise<Core.AgentRun> => {
     if (!session) return new core.Agent(options()).prompt(promptText);
-    const manager = new core.SessionManager({ store: new core.MemorySessionStore(), agent: options });
+    const manager = new core.SessionManager({
+      store: new core.MemorySessionStore(),
+      // Builds before the rename take the factory as `agent`.
+      ...{ agent: options, agentOptions: options },
+    });
     return (await manager.create()).prompt(promptText);
   };
   const run = async () => {

@@ -33,7 +33,7 @@ let current = scriptedProvider(scenario);
 const replay: Provider = { name: 'scripted', stream: (request, options) => current.stream(request, options) };
 const manager = new SessionManager({
   store: bytesStore,
-  agent: () => ({
+  agentOptions: () => ({
     provider: replay,
     model: 'scripted',
     tools: [addTool(scenario)],

@@ -48,7 +48,7 @@ export async function openConversation(
     return { agent, session: undefined, prompt: (input) => agent.prompt(input) };
   }
   const store = new FileSessionStore({ root: source.root, logger: source.logger });
-  const manager = new SessionManager({ store, agent: () => options, logger: source.logger });
+  const manager = new SessionManager({ store, agentOptions: () => options, logger: source.logger });
   let session: Session;
   if (source.session === 'new') {
     session = await manager.create();

@@ -50,7 +50,7 @@ function sessionFramework(id: string, label: string, store: () => SessionStore):
     async run(scenario: Scenario): Promise<RunOutcome> {
       const manager = new SessionManager({
         store: store(),
-        agent: () => ({
+        agentOptions: () => ({
           provider: scriptedProvider(scenario),
           model: 'scripted',
           tools: [addTool(scenario)],

@@ -93,7 +93,7 @@ describe('two processes deciding the same pause at once', () => {
       const store = new FileSessionStore({ root: join(root, 'sessions') });
       const manager = new SessionManager({
         store,
-        agent: () => ({ provider: unusedProvider, model: 'none' }),
+        agentOptions: () => ({ provider: unusedProvider, model: 'none' }),
       });
       const reloaded = await manager.get(id);
       expect(reloaded.status).toBe('idle');

@@ -167,7 +167,7 @@ describe('FileSessionStore: files and bad input', () => {
     const make = () =>
       new SessionManager({
         store: new FileSessionStore({ root: folder }),
-        agent: () => ({ provider, model: 'echo', orchestrator: orchestrator as never }),
+        agentOptions: () => ({ provider, model: 'echo', orchestrator: orchestrator as never }),
       });
     const session = await make().create({ id: 'shared' });
     await session.prompt('hello').result();

@@ -79,7 +79,7 @@ export interface FileSessionStoreOptions {
  *
  * @example
  * const store = new FileSessionStore({ root: '/var/lib/my-agent/sessions' });
- * const manager = new SessionManager({ store, agent: () => ({ provider, model }) });
+ * const manager = new SessionManager({ store, agentOptions: () => ({ provider, model }) });
  */
 export class FileSessionStore implements SessionStore {
   readonly root: string;

@@ -51,7 +51,7 @@ function manager(root: string, ran: string[]): SessionManager {
   };
   return new SessionManager({
     store: new FileSessionStore({ root: join(root, 'sessions') }),
-    agent: () => ({
+    agentOptions: () => ({
       provider,
       model: 'scripted',
       orchestrator: stepOrchestrator,

@@ -580,13 +580,13 @@ describe('nested approvals in a stored session', () => {
   it('the pause is stored; a second manager on the same store decides it', async () => {
     const store = new MemorySessionStore();
     const first = world();
-    const manager = new SessionManager({ store, agent: () => first.agentOptions });
+    const manager = new SessionManager({ store, agentOptions: () => first.agentOptions });
     const session = await manager.create();
     const paused = await session.prompt('research tides').result();
     expect(paused.terminateReason).toBe('await_user');
 
     const second = world();
-    const other = new SessionManager({ store, agent: () => second.agentOptions });
+    const other = new SessionManager({ store, agentOptions: () => second.agentOptions });
     const reopened = await other.get(session.id);
     expect(reopened.status).toBe('await_user');
     const [approval] = reopened.agent.pendingApprovals;
@@ -605,12 +605,12 @@ describe('nested approvals in a stored session', () => {
   it('a result held beside the pause is stored with it and appended, once, by a second manager', async () => {
     const store = new MemorySessionStore();
     const first = world({ parallel: true, sibling: true });
-    const manager = new SessionManager({ store, agent: () => first.agentOptions });
+    const manager = new SessionManager({ store, agentOptions: () => first.agentOptions });
     const session = await manager.create();
     expect((await session.prompt('research tides').result()).terminateReason).toBe('await_user');
 
     const second = world({ parallel: true, sibling: true });
-    const reopened = await new SessionManager({ store, agent: () => second.agentOptions }).get(session.id);
+    const reopened = await new SessionManager({ store, agentOptions: () => second.agentOptions }).get(session.id);
     const [approval] = reopened.agent.pendingApprovals;
     if (approval === undefined) throw new Error('a stored approval expected');
     expect(approval.heldResults?.map((held) => held.toolCallId)).toEqual(['p9']);

@@ -45,7 +45,7 @@ function setup(store: MemorySessionStore, writes: string[]) {
   // No approver: a call the policy asks about pauses the run.
   return new SessionManager({
     store,
-    agent: () => ({
+    agentOptions: () => ({
       provider,
       model: 'm',
       tools: [write],

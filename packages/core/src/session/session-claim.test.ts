@@ -56,7 +56,7 @@ function writeTool(writes: string[], hang = false) {
 function processOver(store: SessionStore, writes: string[], hang = false): SessionManager {
   return new SessionManager({
     store,
-    agent: () => ({
+    agentOptions: () => ({
       provider,
       model: 'm',
       tools: [writeTool(writes, hang)],

@@ -9,6 +9,6 @@ const sessionIdPattern = /^[A-Za-z0-9._-]{1,128}$/;
  */
 export function checkSessionId(id: unknown): asserts id is string {
   if (typeof id !== 'string' || !sessionIdPattern.test(id) || id === '.' || id === '..') {
-    throw new InvalidSessionIdError(String(id));
+    throw new InvalidSessionIdError(id);
   }
 }

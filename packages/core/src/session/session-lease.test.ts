@@ -97,7 +97,7 @@ function worker() {
 function processOn(machines: Machines, name: string, tool: ReturnType<typeof worker>['tool']) {
   return new SessionManager({
     store: machines.storeOf(name),
-    agent: () => ({ provider, model: 'm', tools: [tool], orchestrator: stepOrchestrator }),
+    agentOptions: () => ({ provider, model: 'm', tools: [tool], orchestrator: stepOrchestrator }),
   });
 }
 
@@ -257,7 +257,7 @@ describe('one run at a time across processes', () => {
     };
     const manager = new SessionManager({
       store,
-      agent: () => ({ provider, model: 'm', tools: [work.tool], orchestrator: stepOrchestrator }),
+      agentOptions: () => ({ provider, model: 'm', tools: [work.tool], orchestrator: stepOrchestrator }),
     });
     const result = await (await manager.create({ id: 's' })).prompt('do the work').result();
     expect(result.error?.message).toContain('disk full');

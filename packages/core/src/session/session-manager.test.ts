@@ -41,7 +41,7 @@ function manager(
 ) {
   return new SessionManager({
     store,
-    agent: () => ({ provider, model: 'm', tools, orchestrator: stepOrchestrator }),
+    agentOptions: () => ({ provider, model: 'm', tools, orchestrator: stepOrchestrator }),
     ...(snapshotAfter === undefined ? {} : { snapshotAfter }),
   });
 }

@@ -1,6 +1,7 @@
 import { Agent } from '../agent/agent.js';
 import type { AgentOptions } from '../agent/agent-options.js';
 import { AgentError, toAgentError } from '../errors/agent-error.js';
+import { ConfigError } from '../errors/config-error.js';
 import type { SessionBusyError } from '../errors/session-busy-error.js';
 import { type Logger, silentLogger } from '../logger/logger.js';
 import { type RestoredSession, repairInterrupted, restoreSession } from './restore-session.js';
@@ -22,7 +23,8 @@ export type SessionAgentFactory = (session: {
 /** Options of `new SessionManager(...)`. */
 export interface SessionManagerOptions extends SessionJournalOptions {
   store: SessionStore;
-  agent: SessionAgentFactory;
+  /** Called for each session created or loaded; returns the options of its agent (provider, model, tools...). */
+  agentOptions: SessionAgentFactory;
   logger?: Logger;
 }
 
@@ -34,7 +36,7 @@ export interface SessionManagerOptions extends SessionJournalOptions {
  * leases, a session another live process runs is never taken for crashed.
  *
  * @example
- * const manager = new SessionManager({ store: new MemorySessionStore(), agent: () => ({ provider, model: 'mock' }) });
+ * const manager = new SessionManager({ store: new MemorySessionStore(), agentOptions: () => ({ provider, model: 'mock' }) });
  * const session = await manager.create();
  * await session.prompt('Hello').result();
  * const again = await manager.get(session.id);
@@ -45,6 +47,7 @@ export class SessionManager {
   readonly #live = new Map<string, Promise<Session>>();
 
   constructor(options: SessionManagerOptions) {
+    checkManagerOptions(options);
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
   }
@@ -129,7 +132,7 @@ export class SessionManager {
 
   async #load(id: string): Promise<Session> {
     const loaded = await restoreSession(this.#options.store, id);
-    const options = await this.#options.agent({ id, metadata: loaded.state.metadata });
+    const options = await this.#options.agentOptions({ id, metadata: loaded.state.metadata });
     const idempotent = new Set(
       (options.tools ?? []).filter((tool) => tool.idempotent === true).map((tool) => tool.name),
     );
@@ -180,7 +183,7 @@ export class SessionManager {
   }
 
   async #open(state: SessionState, given?: SessionAgentOptions): Promise<Session> {
-    const options = given ?? (await this.#options.agent({ id: state.id, metadata: state.metadata }));
+    const options = given ?? (await this.#options.agentOptions({ id: state.id, metadata: state.metadata }));
     const journal = new SessionJournal(this.#options.store, state, this.#options);
     const agent = new Agent({
       ...options,
@@ -202,5 +205,25 @@ export class SessionManager {
       });
     });
     return opening;
+  }
+}
+
+/** Throws `ConfigError` for options a manager cannot work with, naming the option and what it takes. */
+function checkManagerOptions(options: SessionManagerOptions): void {
+  const given = options as Partial<SessionManagerOptions> | undefined;
+  const store = given?.store;
+  if (
+    typeof store?.load !== 'function' ||
+    typeof store.save !== 'function' ||
+    typeof store.append !== 'function'
+  )
+    throw new ConfigError(
+      'SessionManager needs a store: a SessionStore such as new MemorySessionStore() or new FileSessionStore({ root }).',
+    );
+  if (typeof given?.agentOptions !== 'function') {
+    const renamed = typeof (given as { agent?: unknown }).agent === 'function';
+    throw new ConfigError(
+      `SessionManager needs agentOptions: a function that returns each session's agent options, e.g. agentOptions: () => ({ provider, model }).${renamed ? " The option was called 'agent' before; rename it to agentOptions." : ''}`,
+    );
   }
 }

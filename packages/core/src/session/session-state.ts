@@ -2,6 +2,7 @@ import type { PendingApproval } from '../governance/pending-approval.js';
 import type { AgentMessage, Usage } from '../messages/messages.js';
 import { emptyUsage } from '../messages/usage.js';
 import { isoNow } from '../time/iso-now.js';
+import { randomRunId } from '../agent/run-id.js';
 
 /** The schema version this version of agent-core writes. Older stored versions are migrated on load. */
 export const sessionSchemaVersion = 1;
@@ -53,7 +54,8 @@ export interface NewSessionOptions {
 export function newSessionState(options: NewSessionOptions = {}): SessionState {
   const now = isoNow();
   return {
-    id: options.id ?? globalThis.crypto.randomUUID(),
+    // Made as run ids are (getRandomValues): crypto.randomUUID exists only on secure origins in browsers.
+    id: options.id ?? randomRunId(),
     schemaVersion: sessionSchemaVersion,
     version: 0,
     status: 'idle',

@@ -19,7 +19,7 @@ const provider: Provider = {
 function manager(store: MemorySessionStore) {
   return new SessionManager({
     store,
-    agent: () => ({ provider, model: 'm', orchestrator: stepOrchestrator }),
+    agentOptions: () => ({ provider, model: 'm', orchestrator: stepOrchestrator }),
   });
 }
 

@@ -41,7 +41,7 @@ const work = {
 
 const manager = new SessionManager({
   store: new FileSessionStore({ root: join(root, 'sessions') }),
-  agent: () => ({ provider, model: 'scripted', tools: [work], orchestrator: stepOrchestrator }),
+  agentOptions: () => ({ provider, model: 'scripted', tools: [work], orchestrator: stepOrchestrator }),
 });
 
 if (mode === 'first') {

@@ -45,7 +45,7 @@ const writeFile = {
 // No approver: the standard policy asks about a write, so the run pauses.
 const manager = new SessionManager({
   store: new FileSessionStore({ root: join(root, 'sessions') }),
-  agent: () => ({
+  agentOptions: () => ({
     provider,
     model: 'scripted',
     tools: [writeFile],
