@@ -171,7 +171,7 @@ export { SessionCorruptError } from './errors/session-corrupt-error.js';
 export { SessionNotFoundError } from './errors/session-not-found-error.js';
 export { SessionStorageError } from './errors/session-storage-error.js';
 export type { SessionStorageProblem } from './errors/session-storage-error.js';
-export { newSessionState, sessionSchemaVersion } from './session/session-state.js';
+export { newSessionState, sessionSchemaVersion, statusAfterRun } from './session/session-state.js';
 export type { NewSessionOptions, SessionState, SessionStatus } from './session/session-state.js';
 export { checkSessionId } from './session/session-id.js';
 export {

@@ -24,6 +24,7 @@ const statuses: Record<SessionStatus, true> = {
   running: true,
   interrupted: true,
   await_user: true,
+  failed: true,
 };
 
 /**

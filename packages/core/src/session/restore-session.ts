@@ -4,7 +4,7 @@ import type { ToolCallEnd } from '../events/run-events.js';
 import type { ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
 import { addUsage } from '../messages/usage.js';
 import type { SessionLogRecord } from './session-event.js';
-import type { SessionState } from './session-state.js';
+import { type SessionState, statusAfterRun } from './session-state.js';
 import type { SessionStore } from './session-store.js';
 
 /** A session as `restoreSession` found it: the snapshot with the log replayed on top. */
@@ -52,7 +52,7 @@ export function replayRecords(state: SessionState, records: readonly SessionLogR
         });
         break;
       case 'run_ended':
-        state.status = event.reason === 'await_user' ? 'await_user' : 'idle';
+        state.status = statusAfterRun(event.reason);
         state.updatedAt = event.at;
         state.pendingApprovals = event.pendingApprovals ?? [];
         if (event.alwaysAllowedTools !== undefined) state.alwaysAllowedTools = event.alwaysAllowedTools;

@@ -6,7 +6,7 @@ import type { AgentMessage, ToolCallBlock } from '../messages/messages.js';
 import { addUsage } from '../messages/usage.js';
 import type { RunJournal } from './run-journal.js';
 import type { SessionEvent } from './session-event.js';
-import type { SessionState } from './session-state.js';
+import { type SessionState, statusAfterRun } from './session-state.js';
 import type { SessionLease, SessionStore } from './session-store.js';
 import { isoNow } from '../time/iso-now.js';
 
@@ -127,7 +127,7 @@ export class SessionJournal implements RunJournal {
     await this.flush();
     state.pendingApprovals = pendingApprovals;
     state.alwaysAllowedTools = alwaysAllowedTools;
-    state.status = result.terminateReason === 'await_user' ? 'await_user' : 'idle';
+    state.status = statusAfterRun(result.terminateReason);
     state.updatedAt = at;
     addUsage(state.usage, result.usage);
     const logged = this.#logged;

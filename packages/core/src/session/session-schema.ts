@@ -75,7 +75,7 @@ export const sessionStateSchema = z.looseObject({
   id: z.string().min(1),
   schemaVersion: z.number().int(),
   version: z.number().int().min(0),
-  status: z.enum(['idle', 'running', 'interrupted', 'await_user']),
+  status: z.enum(['idle', 'running', 'interrupted', 'await_user', 'failed']),
   createdAt: z.string(),
   updatedAt: z.string(),
   messages: z.array(message),

@@ -1,3 +1,4 @@
+import type { TerminateReason } from '../agent/agent-result.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
 import type { AgentMessage, Usage } from '../messages/messages.js';
 import { emptyUsage } from '../messages/usage.js';
@@ -10,9 +11,15 @@ export const sessionSchemaVersion = 1;
 /**
  * Where a session stands: `idle` between prompts, `running` during one,
  * `interrupted` when a process stopped mid-run (found on load), `await_user`
- * when a run paused for a person's decision.
+ * when a run paused for a person's decision, `failed` when its last run ended
+ * with an error (the next prompt goes on from its history as any other).
  */
-export type SessionStatus = 'idle' | 'running' | 'interrupted' | 'await_user';
+export type SessionStatus = 'idle' | 'running' | 'interrupted' | 'await_user' | 'failed';
+
+/** The status a session has once a run ended for `reason`. */
+export function statusAfterRun(reason: TerminateReason): SessionStatus {
+  return reason === 'await_user' ? 'await_user' : reason === 'error' ? 'failed' : 'idle';
+}
 
 /**
  * A conversation as plain JSON: everything a process needs to pick it up.
