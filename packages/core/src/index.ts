@@ -22,7 +22,7 @@ export { AgentBusyError } from './errors/agent-busy-error.js';
 export { ConfigError } from './errors/config-error.js';
 export { RegistryError } from './errors/registry-error.js';
 export { RunStoppedError } from './errors/run-error.js';
-export { ApprovalError } from './errors/approval-error.js';
+export { ApprovalError, type DecidedCall } from './errors/approval-error.js';
 export { GuardError } from './errors/guard-error.js';
 export { HookError } from './errors/hook-error.js';
 export { AgentDefinitionError } from './errors/agent-definition-error.js';
@@ -139,12 +139,13 @@ export type {
   PendingApproval,
 } from './governance/pending-approval.js';
 export type { ApprovalAnswer, ApprovalChoice, ApprovalRequest, Approver } from './governance/approval.js';
-export { definePolicy, defaultToolRisk, policies } from './governance/policy.js';
+export { definePolicy, defaultToolRisk, policies, policyProfileNames } from './governance/policy.js';
 export type {
   Policy,
   PolicyDecision,
   PolicyFunction,
   PolicyOption,
+  PolicyProfileName,
   PolicyRules,
   PolicyRunInfo,
   PolicyVerdict,

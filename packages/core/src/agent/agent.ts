@@ -29,6 +29,8 @@ import { SharedModelWatch } from '../loop/model-call-watch.js';
 import type { AgentShared, RunState } from '../loop/run-state.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
 import { needsRunSetup, prepareRun, type RunSetup } from '../governance/prepare-run.js';
+import { toPolicy } from '../governance/policy.js';
+import type { Guard } from '../governance/guard.js';
 import { type CheckedDecisions, checkDecisions, type ResumeOptions, resumingOrchestrator } from './resume.js';
 import { ContextWindow } from '../context/context-window.js';
 import {
@@ -97,6 +99,7 @@ export class Agent {
       throw new ConfigError(`limits.maxTurns must be a positive integer, got ${maxTurns}.`);
     }
     checkToolNames(options.tools ?? []);
+    checkGovernance(options);
     // Resolved now so a budget nobody can know fails at construction, not mid-run.
     const contextWindow =
       options.contextWindow === undefined ? undefined : ContextWindow.from(options.contextWindow);
@@ -491,6 +494,24 @@ function countCustom(messages: readonly AgentMessage[]): number {
   let count = 0;
   for (const message of messages) if (!isModelMessage(message)) count++;
   return count;
+}
+
+/** Misconfigured governance fails here, naming the option, rather than at the first call it would judge. */
+function checkGovernance(options: AgentOptions): void {
+  if (options.policy !== undefined) toPolicy(options.policy);
+  const guard = options.guard as unknown;
+  if (
+    guard !== undefined &&
+    typeof guard !== 'boolean' &&
+    typeof (guard as Guard | null)?.check !== 'function'
+  )
+    throw new ConfigError(
+      'guard must be true (the default guard), false, or a Guard: an object with a name and a check(observation) method, such as defaultGuard().',
+    );
+  if (options.approve !== undefined && typeof options.approve !== 'function')
+    throw new ConfigError(
+      'approve must be a function that answers a PendingApproval with allow, allow_always or deny.',
+    );
 }
 
 function checkToolNames(tools: readonly AnyTool[]): void {

@@ -141,12 +141,32 @@ describe('agent.resume()', () => {
     const decision = decide(approval, 'allow');
     await agent.resume({ decisions: [decision, decision] }).result();
     expect(runs.write_file).toBe(1);
-    // The same decision again, as a stale copy of the pause would send it: nothing runs twice.
-    const again = await agent.resume({ decisions: [decision] }).result();
+    // The same decision again, as a stale copy of the pause would send it: nothing runs twice, and the caller is told.
+    let refused: unknown;
+    try {
+      agent.resume({ decisions: [decision] });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(ApprovalError);
+    expect(refused).toMatchObject({
+      code: 'approval_already_decided',
+      toolCallId: 'w1',
+      decided: [{ toolCallId: 'w1', toolName: 'write_file', isError: false, result: expect.any(String) }],
+    });
+    expect((refused as Error).message).toMatch(/'w1' \(write_file\) already has its result/);
     expect(runs.write_file).toBe(1);
-    // Nothing was left to run and the history ends with the model's answer: no model call either.
-    expect(again.terminateReason).toBe('completed');
-    expect(again.turns).toBe(0);
+    expect(agent.isRunning).toBe(false);
+  });
+
+  it('decisions that are not an array get a ConfigError naming the option', async () => {
+    const agent = new Agent({ provider: inlineProvider([]), model: 'm', orchestrator: stepOrchestrator });
+    expect(() => agent.resume({ decisions: { w1: 'allow' } as never })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_config',
+        message: expect.stringMatching(/takes an array of decisions, got object/),
+      }),
+    );
   });
 
   it('an abort while the approver is asked records a denied result and leaves a valid history', async () => {

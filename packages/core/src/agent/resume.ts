@@ -1,6 +1,13 @@
 import type { PromptOptions } from './agent.js';
-import { ApprovalError } from '../errors/approval-error.js';
-import type { AgentMessage, AssistantMessage, ToolCallBlock } from '../messages/messages.js';
+import { ApprovalError, type DecidedCall } from '../errors/approval-error.js';
+import { ConfigError } from '../errors/config-error.js';
+import type {
+  AgentMessage,
+  AssistantMessage,
+  ToolCallBlock,
+  ToolResultMessage,
+} from '../messages/messages.js';
+import { messageText } from '../messages/messages.js';
 import type { Orchestrator } from '../orchestrator/orchestrator.js';
 import { inputHash } from '../governance/input-hash.js';
 import type { ApprovalDecision, PendingApproval } from '../governance/pending-approval.js';
@@ -20,8 +27,11 @@ export type CheckedDecisions = Map<string, ApprovalDecision | CallResume>;
  * Checks decisions against the history and keeps those still to apply, by
  * call id. Throws `ApprovalError` for a decision naming a call the history
  * does not hold, one whose hash is not that of the call's input, or a
- * malformed one; a decision for a call already answered is dropped (deciding
- * twice is a no-op), so an approved call cannot run twice. Decisions for
+ * malformed one, and `ConfigError` when `decisions` is not an array. A
+ * decision for a call already answered is dropped, so an approved call cannot
+ * run twice; when every decision given is such a one, nothing would happen,
+ * so it throws `ApprovalError` (`approval_already_decided`) saying what became
+ * of each call. Decisions for
  * calls inside a paused call (a subagent's) are checked against `pending`
  * and kept with that call (see `resumesForPausedCalls`).
  */
@@ -30,11 +40,15 @@ export function checkDecisions(
   decisions: readonly ApprovalDecision[],
   pending: readonly PendingApproval[] = [],
 ): CheckedDecisions {
+  if (!Array.isArray(decisions))
+    throw new ConfigError(
+      `resume({ decisions }) takes an array of decisions, got ${decisions === null ? 'null' : typeof decisions}: pass [{ toolCallId, inputHash, decision }], one per call of agent.pendingApprovals.`,
+    );
   const kept: CheckedDecisions = new Map();
   const hasPausedCalls = pending.some((approval) => approval.pausedCall !== undefined);
   if (decisions.length === 0 && !hasPausedCalls) return kept;
   const nested: ApprovalDecision[] = [];
-  const calls = new Map<string, { call: ToolCallBlock; answered: boolean }>();
+  const calls = new Map<string, { call: ToolCallBlock; answered: boolean; result?: ToolResultMessage }>();
   for (const message of messages) {
     const role = (message as { role: string }).role;
     if (role === 'assistant') {
@@ -42,9 +56,13 @@ export function checkDecisions(
         if (block.type === 'toolCall') calls.set(block.id, { call: block, answered: false });
     } else if (role === 'toolResult') {
       const found = calls.get((message as { toolCallId: string }).toolCallId);
-      if (found !== undefined) found.answered = true;
+      if (found !== undefined) {
+        found.answered = true;
+        found.result = message as ToolResultMessage;
+      }
     }
   }
+  const decided = new Map<string, DecidedCall>();
   for (const decision of decisions) {
     const id = decision?.toolCallId;
     if (
@@ -78,14 +96,44 @@ export function checkDecisions(
         id,
       );
     }
-    if (found.answered || kept.has(id)) continue;
+    if (found.answered) {
+      decided.set(id, decidedCall(found.call, found.result));
+      continue;
+    }
+    if (kept.has(id)) continue;
     kept.set(id, decision);
   }
+  if (kept.size === 0 && nested.length === 0 && decided.size > 0) throw alreadyDecided([...decided.values()]);
   if (!hasPausedCalls) return kept;
   const unanswered = new Set<string>();
   for (const [id, { answered }] of calls) if (!answered) unanswered.add(id);
   for (const [id, resume] of resumesForPausedCalls(pending, nested, unanswered)) kept.set(id, resume);
   return kept;
+}
+
+function decidedCall(call: ToolCallBlock, result: ToolResultMessage | undefined): DecidedCall {
+  const text = result === undefined ? '' : messageText(result).replace(/\s+/g, ' ').trim();
+  return {
+    toolCallId: call.id,
+    toolName: call.name,
+    isError: result?.isError === true,
+    result: text.length > 200 ? `${text.slice(0, 197)}...` : text,
+  };
+}
+
+function alreadyDecided(calls: DecidedCall[]): ApprovalError {
+  const described = calls
+    .map(
+      (call) =>
+        `'${call.toolCallId}' (${call.toolName}) already has ${call.isError ? 'an error result' : 'its result'}: ${JSON.stringify(call.result)}`,
+    )
+    .join('; ');
+  return new ApprovalError(
+    'approval_already_decided',
+    `Every decision given is for a call that was already decided, so nothing ran again: ${described}. agent.pendingApprovals lists what still waits.`,
+    calls[0]?.toolCallId,
+    { decided: calls },
+  );
 }
 
 /**

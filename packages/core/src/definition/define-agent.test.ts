@@ -137,7 +137,7 @@ describe('AgentRegistry', () => {
     expect(registry.getAll()).toEqual([definition]);
     expect(() => registry.register(definition)).toThrow(RegistryError);
     expect(() => registry.register(definition)).toThrow(
-      /agent definition named 'writer' is already registered/,
+      /^An agent definition named 'writer' is already registered/,
     );
     expect(registry.unregister('writer')).toBe(true);
     expect(registry.unregister('writer')).toBe(false);

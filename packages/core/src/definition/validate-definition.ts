@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { $ZodType } from 'zod/v4/core';
 import { AgentDefinitionError, type DefinitionIssue } from '../errors/agent-definition-error.js';
+import { policyProfileNames } from '../governance/policy.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { checkInputValue } from './resolve-inputs.js';
 import { templateVariables } from './substitute-template.js';
@@ -93,15 +94,26 @@ const definitionSchema = z.strictObject({
   governanceConfig: z
     .strictObject({
       policy: z
-        .custom((value) => typeof value === 'function' || isObject(value), {
-          message: 'expected a policy: a profile such as policies.standard, rules, or a function',
-        })
+        .custom(
+          (value) =>
+            typeof value === 'function' ||
+            isObject(value) ||
+            (policyProfileNames as readonly unknown[]).includes(value),
+          {
+            message: `expected a policy: a profile name (${policyProfileNames.join(', ')}), rules, a Policy or a function`,
+          },
+        )
         .optional(),
       approve: z
         .custom((value) => typeof value === 'function', { message: 'expected an approver function' })
         .optional(),
       guard: z
-        .union([z.boolean(), z.custom((value) => isObject(value), { message: 'expected a Guard' })])
+        .union([
+          z.boolean(),
+          z.custom((value) => isObject(value) && typeof (value as { check?: unknown }).check === 'function', {
+            message: 'expected a Guard: an object with a check(observation) method',
+          }),
+        ])
         .optional(),
       intentRequired: z.boolean().optional(),
     })

@@ -17,7 +17,7 @@ export class RegistryError extends AgentError {
       code,
       code === 'unknown_name'
         ? `No ${registry} named '${entryName}' is registered. Registered: ${list}. Import the package that provides it, or register it first.`
-        : `A ${registry} named '${entryName}' is already registered. Pick another name or unregister the existing one first.`,
+        : `${/^[aeiou]/i.test(registry) ? 'An' : 'A'} ${registry} named '${entryName}' is already registered. Pick another name or unregister the existing one first.`,
     );
     this.name = 'RegistryError';
     this.registry = registry;

@@ -1,8 +1,11 @@
+import { ConfigError } from '../errors/config-error.js';
 import type { ToolCallBlock } from '../messages/messages.js';
 import type { AnyTool, ToolRisk } from '../tool/tool.js';
 
 /** What a policy answers for a tool call. */
 export type PolicyDecision = 'allow' | 'ask' | 'deny';
+
+const policyDecisions: readonly PolicyDecision[] = ['allow', 'ask', 'deny'];
 
 /** A decision, alone or with the reason shown to the model (deny) or the person (ask). */
 export type PolicyVerdict = PolicyDecision | { decision: PolicyDecision; reason?: string };
@@ -24,12 +27,21 @@ export type PolicyFunction = (
   run: PolicyRunInfo,
 ) => PolicyVerdict | Promise<PolicyVerdict>;
 
+/** The names of the built-in profiles (see `policies`). */
+export type PolicyProfileName = 'strict' | 'standard' | 'permissive';
+
+/** The built-in profiles' names, in order from the most to the least careful. */
+export const policyProfileNames: readonly PolicyProfileName[] = ['strict', 'standard', 'permissive'];
+
 /**
  * A policy from rules: a tool's own rule wins over its risk's rule; anything
- * neither covers gets `otherwise` (default `ask`).
+ * neither covers gets `otherwise` (default `ask`). With `extends`, the rules
+ * build on a profile: its risk table applies wherever `risk` says nothing.
  */
 export interface PolicyRules {
   name?: string;
+  /** A profile whose risk table these rules start from, e.g. `{ extends: 'standard', tools: { deploy: 'deny' } }`. */
+  extends?: PolicyProfileName;
   risk?: Partial<Readonly<Record<ToolRisk, PolicyDecision>>>;
   tools?: Readonly<Record<string, PolicyDecision>>;
   otherwise?: PolicyDecision;
@@ -51,8 +63,8 @@ export interface Policy {
   toolDecision?(tool: AnyTool): PolicyDecision | undefined;
 }
 
-/** What `AgentOptions.policy` takes: a policy, rules, or a function. */
-export type PolicyOption = Policy | PolicyRules | PolicyFunction;
+/** What `AgentOptions.policy` takes: a profile's name, a policy, rules, or a function. */
+export type PolicyOption = PolicyProfileName | Policy | PolicyRules | PolicyFunction;
 
 /**
  * The risk assumed for a tool that declares none: `execute`, the highest, so
@@ -79,7 +91,8 @@ export function higherRisk(first: ToolRisk, second: ToolRisk | undefined): ToolR
  * @example
  * const policy = definePolicy({ name: 'no-shell', risk: { read: 'allow', write: 'ask' }, tools: { run_command: 'deny' } });
  */
-export function definePolicy(rules: PolicyRules): Policy {
+export function definePolicy(given: PolicyRules): Policy {
+  const rules = withProfile(checkRules(given));
   const name = rules.name ?? 'custom';
   const otherwise = rules.otherwise ?? 'ask';
   const toolRule = (tool: AnyTool): PolicyDecision | undefined =>
@@ -103,29 +116,73 @@ export function definePolicy(rules: PolicyRules): Policy {
   };
 }
 
+/** The risk tables of the built-in profiles. */
+const profileRisks: Readonly<Record<PolicyProfileName, Readonly<Record<ToolRisk, PolicyDecision>>>> = {
+  strict: { read: 'allow', write: 'ask', execute: 'deny', network: 'deny' },
+  standard: { read: 'allow', write: 'ask', execute: 'ask', network: 'ask' },
+  permissive: { read: 'allow', write: 'allow', execute: 'allow', network: 'allow' },
+};
+
 /**
- * The three profiles: `strict` (read allowed; write asks; execute and network
+ * The three profiles, also accepted by name wherever a policy is (`policy: 'standard'`): `strict` (read allowed; write asks; execute and network
  * denied), `standard` (read allowed; everything else asks) and `permissive`
  * (everything allowed).
  */
-export const policies: Readonly<Record<'strict' | 'standard' | 'permissive', Policy>> = {
-  strict: definePolicy({
-    name: 'strict',
-    risk: { read: 'allow', write: 'ask', execute: 'deny', network: 'deny' },
-  }),
-  standard: definePolicy({
-    name: 'standard',
-    risk: { read: 'allow', write: 'ask', execute: 'ask', network: 'ask' },
-  }),
-  permissive: definePolicy({
-    name: 'permissive',
-    risk: { read: 'allow', write: 'allow', execute: 'allow', network: 'allow' },
-  }),
+export const policies: Readonly<Record<PolicyProfileName, Policy>> = {
+  strict: definePolicy({ name: 'strict', risk: profileRisks.strict }),
+  standard: definePolicy({ name: 'standard', risk: profileRisks.standard }),
+  permissive: definePolicy({ name: 'permissive', risk: profileRisks.permissive }),
 };
 
-/** Turns what `AgentOptions.policy` holds into a `Policy`. */
+/**
+ * Turns what `AgentOptions.policy` holds into a `Policy`. Throws `ConfigError`
+ * for anything else: an unknown profile name (listing the valid ones), or
+ * rules with a decision that is not `allow`, `ask` or `deny`.
+ */
 export function toPolicy(option: PolicyOption): Policy {
+  if (typeof option === 'string') return policies[profileName(option, 'policy')];
   if (typeof option === 'function') return { name: option.name || 'custom', decide: option };
+  if (typeof option !== 'object' || option === null)
+    throw new ConfigError(
+      `policy must be a profile name (${quoted(policyProfileNames)}), rules such as { extends: 'standard', tools: { deploy: 'deny' } }, a Policy or a function; got ${option === null ? 'null' : typeof option}.`,
+    );
   if (typeof (option as Policy).decide === 'function') return option as Policy;
   return definePolicy(option as PolicyRules);
+}
+
+function profileName(value: unknown, option: string): PolicyProfileName {
+  if (typeof value === 'string' && (policyProfileNames as readonly string[]).includes(value))
+    return value as PolicyProfileName;
+  throw new ConfigError(
+    `${option} names no policy profile: got ${JSON.stringify(value)}. The profiles are ${quoted(policyProfileNames)}.`,
+  );
+}
+
+/** The rules with their profile's risk table under their own, when they extend one. */
+function withProfile(rules: PolicyRules): PolicyRules {
+  if (rules.extends === undefined) return rules;
+  const profile = profileName(rules.extends, 'policy.extends');
+  return { ...rules, name: rules.name ?? profile, risk: { ...profileRisks[profile], ...rules.risk } };
+}
+
+/** Throws `ConfigError` for a rule whose decision is not one of the three, naming where it is. */
+function checkRules(rules: PolicyRules): PolicyRules {
+  const check = (value: unknown, where: string) => {
+    if (value !== undefined && !(policyDecisions as readonly unknown[]).includes(value))
+      throw new ConfigError(
+        `policy ${where} must be ${quoted(policyDecisions)}; got ${JSON.stringify(value)}.`,
+      );
+  };
+  for (const [risk, decision] of Object.entries(rules.risk ?? {})) {
+    if (!isToolRisk(risk))
+      throw new ConfigError(`policy risk '${risk}' is not a risk: use ${quoted(Object.keys(riskRank))}.`);
+    check(decision, `risk.${risk}`);
+  }
+  for (const [tool, decision] of Object.entries(rules.tools ?? {})) check(decision, `tools.${tool}`);
+  check(rules.otherwise, 'otherwise');
+  return rules;
+}
+
+function quoted(values: readonly string[]): string {
+  return values.map((value) => `'${value}'`).join(', ');
 }

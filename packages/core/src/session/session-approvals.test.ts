@@ -84,11 +84,13 @@ describe('approvals in a stored session', () => {
     expect(done.text).toMatch(/^done: wrote a\.txt \| .*not b/);
     expect(historyProblems(done.messages)).toEqual([]);
 
-    // A third process sees the decided session; deciding again runs nothing.
+    // A third process sees the decided session; deciding again runs nothing and says so.
     const third = await setup(store, writes).get(session.id);
     expect(third.status).toBe('idle');
     expect(third.agent.pendingApprovals).toEqual([]);
-    await third.resume({ decisions }).result();
+    expect(() => third.resume({ decisions })).toThrow(
+      expect.objectContaining({ code: 'approval_already_decided' }),
+    );
     expect(writes).toEqual(['a.txt']);
   });
 

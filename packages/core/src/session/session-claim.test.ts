@@ -136,7 +136,7 @@ describe('two processes deciding the same pause', () => {
     expect(reloaded.agent.pendingApprovals).toEqual([]);
   });
 
-  it('a process that loaded before the winner ran is refused afterwards; one that loads after finds the decision a no-op', async () => {
+  it('a process that loaded before the winner ran is refused afterwards; one that loads after is told the calls were decided', async () => {
     const store = new MemorySessionStore();
     const writes: string[] = [];
     const id = await pausedSession(store, writes);
@@ -154,8 +154,12 @@ describe('two processes deciding the same pause', () => {
     expect(later.error?.code).toBe('approval_claimed');
 
     const fresh = await processOver(store, writes).get(id);
-    const again = await fresh.resume({ decisions }).result();
-    expect(again.terminateReason).toBe('completed');
+    expect(() => fresh.resume({ decisions })).toThrow(
+      expect.objectContaining({
+        code: 'approval_already_decided',
+        decided: [expect.objectContaining({ toolCallId: 'w1', isError: false })],
+      }),
+    );
     expect(writes).toEqual(['a.txt']);
     expect(await toolStarts(store, id)).toEqual(['w1']);
     const reloaded = await processOver(store, writes).get(id);
@@ -190,7 +194,7 @@ describe('two processes deciding the same pause', () => {
     expect(historyProblems(done.messages)).toEqual([]);
   });
 
-  it('a process that stops while the approved call runs: the call is answered as unknown and deciding it again runs nothing', async () => {
+  it('a process that stops while the approved call runs: the call is answered as unknown, and deciding it again runs nothing and says so', async () => {
     const store = new MemorySessionStore();
     const writes: string[] = [];
     const id = await pausedSession(store, writes);
@@ -204,7 +208,14 @@ describe('two processes deciding the same pause', () => {
     const answer = next.messages.at(-1) as { role: string; isError: boolean; content: string };
     expect(answer).toMatchObject({ role: 'toolResult', toolCallId: 'w1', isError: true });
     expect(answer.content).toContain('outcome is unknown');
-    const done = await next.resume({ decisions }).result();
+    expect(() => next.resume({ decisions })).toThrow(
+      expect.objectContaining({
+        code: 'approval_already_decided',
+        message: expect.stringMatching(/already has an error result: .*outcome is unknown/),
+      }),
+    );
+    // Going on without a decision continues from the interrupted call's answer.
+    const done = await next.resume().result();
     expect(done.terminateReason).toBe('completed');
     expect(done.toolCalls).toEqual([]);
     expect(writes).toEqual(['a.txt']);
