@@ -15,6 +15,7 @@ export type {
 export { isModelMessage, messageText, toolCallsOf } from './messages/messages.js';
 export { addUsage, emptyUsage } from './messages/usage.js';
 export { historyProblems } from './messages/history-problems.js';
+export type { HistoryProblemsOptions } from './messages/history-problems.js';
 
 export { AgentError, toAgentError } from './errors/agent-error.js';
 export type { AgentErrorOptions } from './errors/agent-error.js';
@@ -171,11 +172,14 @@ export { SessionConflictError } from './errors/session-conflict-error.js';
 export { SessionCorruptError } from './errors/session-corrupt-error.js';
 export { SessionNotFoundError } from './errors/session-not-found-error.js';
 export { SessionStorageError } from './errors/session-storage-error.js';
+export { SessionLeaseLostError } from './errors/session-lease-lost-error.js';
+export { InvalidSessionStateError } from './errors/invalid-session-state-error.js';
 export type { SessionStorageProblem } from './errors/session-storage-error.js';
 export { newSessionState, sessionSchemaVersion, statusAfterRun } from './session/session-state.js';
 export type { NewSessionOptions, SessionState, SessionStatus } from './session/session-state.js';
 export { checkSessionId } from './session/session-id.js';
 export {
+  checkSessionState,
   loadSessionStateSchema,
   parseSessionState,
   sessionMigrations,
@@ -183,13 +187,16 @@ export {
 export type { ParseSessionOptions, SessionMigration } from './session/parse-session-state.js';
 export type { SessionEvent, SessionLogRecord } from './session/session-event.js';
 export type {
+  AppendSessionOptions,
   ListSessionsOptions,
+  SaveSessionOptions,
   SessionPage,
   SessionLease,
   SessionStore,
-  SessionSummary,
 } from './session/session-store.js';
-export { compareSummaries, pageOfSummaries, summaryOf } from './session/list-cursor.js';
+export { compareSummaries, pageOfSummaries } from './session/list-cursor.js';
+export { advanceSummary, summaryOf, summaryTitleLength } from './session/session-summary.js';
+export type { SessionSummary } from './session/session-summary.js';
 export { MemorySessionStore } from './session/memory-session-store.js';
 export type { RunJournal } from './session/run-journal.js';
 export { SessionJournal } from './session/session-journal.js';

@@ -87,7 +87,7 @@ export async function readSummaryFile(
 function wellFormed(raw: unknown, id: string): SummaryFile | undefined {
   if (!isObject(raw) || !isObject(raw.summary)) return undefined;
   const { version, snapshotBytes } = raw;
-  const { status, createdAt, updatedAt, metadata } = raw.summary;
+  const { status, createdAt, updatedAt, metadata, messageCount, title, pendingApprovalCount } = raw.summary;
   if (
     typeof version !== 'number' ||
     !Number.isInteger(version) ||
@@ -101,16 +101,33 @@ function wellFormed(raw: unknown, id: string): SummaryFile | undefined {
     !Object.hasOwn(statuses, status) ||
     typeof createdAt !== 'string' ||
     typeof updatedAt !== 'string' ||
-    !isObject(metadata)
+    !isObject(metadata) ||
+    !isCount(messageCount) ||
+    typeof title !== 'string' ||
+    !isCount(pendingApprovalCount)
   )
     return undefined;
   return {
     version,
     snapshotBytes,
-    summary: { id, status: status as SessionStatus, createdAt, updatedAt, version, metadata },
+    summary: {
+      id,
+      status: status as SessionStatus,
+      createdAt,
+      updatedAt,
+      version,
+      metadata,
+      messageCount,
+      title,
+      pendingApprovalCount,
+    },
   };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }

@@ -1,22 +1,29 @@
 import { AgentError } from './agent-error.js';
 
-/** Why a store could not write or read; `locked`: another process held the session's lock past the store's timeout. */
-export type SessionStorageProblem = 'full' | 'read_only' | 'locked' | 'io';
+/**
+ * Why a store could not write or read: `locked`, another process held the
+ * session's lock past the store's timeout; `unavailable`, the server or
+ * medium cannot be reached now (a database gone away, a connection dropped).
+ */
+export type SessionStorageProblem = 'full' | 'read_only' | 'locked' | 'unavailable' | 'io';
 
 /**
  * A store could not write or read its medium: the disk is full, the folder is
- * read-only, another process holds the session's lock too long, or another
- * I/O failure. `path` names the file or key. What was stored before is untouched.
+ * read-only, another process holds the session's lock too long, the server is
+ * unreachable, or another I/O failure. `path` names the file or key (never a
+ * password). `retryable` says whether the same call may succeed later without
+ * anyone changing anything (a lock, a server restarting). What was stored before is untouched.
  */
 export class SessionStorageError extends AgentError {
   readonly path: string;
   readonly problem: SessionStorageProblem;
+  readonly retryable: boolean;
 
   constructor(
     path: string,
     problem: SessionStorageProblem,
     detail: string,
-    options: { cause?: unknown } = {},
+    options: { cause?: unknown; retryable?: boolean } = {},
   ) {
     const advice =
       problem === 'full'
@@ -25,14 +32,17 @@ export class SessionStorageError extends AgentError {
           ? 'The location is read-only or not writable by this process: fix its permissions or choose another root.'
           : problem === 'locked'
             ? 'Another process is writing this session: retry later, or remove the lock file if no process uses the session any more.'
-            : 'Check the location and retry.';
+            : problem === 'unavailable'
+              ? 'The store cannot be reached now: retry once it is back.'
+              : 'Check the location and retry.';
     super(
       `session_storage_${problem}`,
       `Could not write or read ${path}: ${detail}. ${advice} Nothing stored before was changed.`,
-      options,
+      { cause: options.cause },
     );
     this.name = 'SessionStorageError';
     this.path = path;
     this.problem = problem;
+    this.retryable = options.retryable ?? (problem === 'locked' || problem === 'unavailable');
   }
 }

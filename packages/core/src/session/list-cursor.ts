@@ -1,4 +1,4 @@
-import type { SessionSummary } from './session-store.js';
+import type { SessionSummary } from './session-summary.js';
 
 /** Newest `updatedAt` first, then by id: the order every store lists in. */
 export function compareSummaries(left: SessionSummary, right: SessionSummary): number {
@@ -42,24 +42,8 @@ function decodeCursor(cursor: string): SessionSummary {
     status: 'idle',
     version: 0,
     metadata: {},
-  };
-}
-
-/** The summary of a stored state. */
-export function summaryOf(state: {
-  id: string;
-  status: SessionSummary['status'];
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-  metadata: Record<string, unknown>;
-}): SessionSummary {
-  return {
-    id: state.id,
-    status: state.status,
-    createdAt: state.createdAt,
-    updatedAt: state.updatedAt,
-    version: state.version,
-    metadata: state.metadata,
+    messageCount: 0,
+    title: '',
+    pendingApprovalCount: 0,
   };
 }

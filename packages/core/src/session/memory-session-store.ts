@@ -1,16 +1,26 @@
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionNotFoundError } from '../errors/session-not-found-error.js';
-import { pageOfSummaries, summaryOf } from './list-cursor.js';
+import { pageOfSummaries } from './list-cursor.js';
+import { checkSessionState } from './parse-session-state.js';
 import { checkSessionId } from './session-id.js';
 import { plainCopy } from './plain-copy.js';
 import type { SessionEvent, SessionLogRecord } from './session-event.js';
 import type { SessionState } from './session-state.js';
-import type { ListSessionsOptions, SessionPage, SessionStore } from './session-store.js';
+import type {
+  AppendSessionOptions,
+  ListSessionsOptions,
+  SaveSessionOptions,
+  SessionPage,
+  SessionStore,
+} from './session-store.js';
+import { advanceSummary, type SessionSummary, summaryOf } from './session-summary.js';
 
 interface StoredSession {
   state: SessionState;
   log: SessionLogRecord[];
   operations: Map<string, { firstSeq: number; lastSeq: number }>;
+  /** Kept current by every save and append, so `list` reads no history. */
+  summary: SessionSummary;
 }
 
 /**
@@ -26,8 +36,9 @@ export class MemorySessionStore implements SessionStore {
     return plainCopy(this.#get(id).state);
   }
 
-  async save(state: SessionState, options: { expectedVersion: number }): Promise<{ version: number }> {
-    checkSessionId(state.id);
+  async save(state: SessionState, options: SaveSessionOptions): Promise<{ version: number }> {
+    checkSessionId(state?.id);
+    await checkSessionState(state);
     const stored = this.#sessions.get(state.id);
     const actual = stored?.state.version;
     if ((actual ?? 0) !== options.expectedVersion) {
@@ -36,13 +47,21 @@ export class MemorySessionStore implements SessionStore {
     const version = options.expectedVersion + 1;
     const copy = plainCopy(state);
     copy.version = version;
-    if (stored === undefined) this.#sessions.set(state.id, { state: copy, log: [], operations: new Map() });
-    else stored.state = copy;
+    const summary = summaryOf(copy);
+    // The log after the snapshot's last seq is part of the session too.
+    if (stored !== undefined)
+      advanceSummary(summary, eventsAfter(stored.log, copy.lastSeq));
+    if (stored === undefined)
+      this.#sessions.set(state.id, { state: copy, log: [], operations: new Map(), summary });
+    else {
+      stored.state = copy;
+      stored.summary = summary;
+    }
     return { version };
   }
 
   async list(options: ListSessionsOptions = {}): Promise<SessionPage> {
-    const summaries = [...this.#sessions.values()].map((stored) => plainCopy(summaryOf(stored.state)));
+    const summaries = [...this.#sessions.values()].map((stored) => plainCopy(stored.summary));
     return pageOfSummaries(summaries, options);
   }
 
@@ -54,7 +73,7 @@ export class MemorySessionStore implements SessionStore {
   async append(
     id: string,
     entries: readonly SessionEvent[],
-    options: { operationId: string },
+    options: AppendSessionOptions,
   ): Promise<{ firstSeq: number; lastSeq: number }> {
     const stored = this.#get(id);
     const done = stored.operations.get(options.operationId);
@@ -67,6 +86,7 @@ export class MemorySessionStore implements SessionStore {
         event: plainCopy(event),
       });
     }
+    advanceSummary(stored.summary, entries);
     const seqs = { firstSeq, lastSeq: stored.log.length };
     stored.operations.set(options.operationId, seqs);
     return seqs;
@@ -83,4 +103,8 @@ export class MemorySessionStore implements SessionStore {
     if (stored === undefined) throw new SessionNotFoundError(id, 'the memory store');
     return stored;
   }
+}
+
+function eventsAfter(log: readonly SessionLogRecord[], lastSeq: number): SessionEvent[] {
+  return log.slice(lastSeq).map((record) => record.event);
 }

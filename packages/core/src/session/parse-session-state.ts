@@ -1,3 +1,4 @@
+import { InvalidSessionStateError } from '../errors/invalid-session-state-error.js';
 import { SessionCorruptError } from '../errors/session-corrupt-error.js';
 import { type SessionState, sessionSchemaVersion } from './session-state.js';
 
@@ -80,4 +81,31 @@ export async function parseSessionState(
   }
   // The parsed value keeps unknown fields (loose objects) and fills defaults of fields added later.
   return checked.data as unknown as SessionState;
+}
+
+/**
+ * Checks a state before a store writes it, with the schema `parseSessionState`
+ * reads it with, so what is written can be read back. Throws
+ * `InvalidSessionStateError` naming the first bad field; resolves otherwise.
+ * Stores call it first in `save`.
+ */
+export async function checkSessionState(state: SessionState): Promise<void> {
+  const id = typeof state?.id === 'string' ? state.id : String(state?.id);
+  if (typeof state !== 'object' || state === null || Array.isArray(state))
+    throw new InvalidSessionStateError(id, 'a session state is a JSON object.');
+  if (state.schemaVersion !== sessionSchemaVersion)
+    throw new InvalidSessionStateError(
+      id,
+      `this agent-core writes schemaVersion ${sessionSchemaVersion}, got ${JSON.stringify(state.schemaVersion)}.`,
+      'schemaVersion',
+    );
+  const schema = await loadSessionStateSchema();
+  const checked = schema.safeParse(state);
+  if (checked.success) return;
+  const issue = checked.error.issues[0];
+  throw new InvalidSessionStateError(
+    id,
+    `${issue?.message ?? 'invalid data'}.`,
+    issue === undefined ? undefined : issue.path.map(String).join('.'),
+  );
 }

@@ -3,6 +3,8 @@ import { callOf, heldResults, withHeldResults } from '../loop/held-results.js';
 import type { ToolCallEnd } from '../events/run-events.js';
 import type { ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
 import { addUsage } from '../messages/usage.js';
+import { historyProblems } from '../messages/history-problems.js';
+import { SessionCorruptError } from '../errors/session-corrupt-error.js';
 import type { SessionLogRecord } from './session-event.js';
 import { type SessionState, statusAfterRun } from './session-state.js';
 import type { SessionStore } from './session-store.js';
@@ -18,19 +20,38 @@ export interface RestoredSession {
  * Loads a session's snapshot and replays the events-log records after it:
  * messages, run starts and ends, usage. A run with no `run_ended` leaves the
  * state `running`; pass the result to `repairInterrupted` before using it.
- * Throws `SessionNotFoundError` for an id never stored.
+ * Throws `SessionNotFoundError` for an id never stored, and
+ * `SessionCorruptError` when the log misses records after the snapshot or the
+ * history it gives could not be sent to a provider (a result without its
+ * call, a call id used twice): such a session is repaired, never loaded as it is.
  */
 export async function restoreSession(store: SessionStore, id: string): Promise<RestoredSession> {
   const state = await store.load(id);
   const records = await store.read(id, { fromSeq: state.lastSeq + 1 });
-  return replayRecords(state, records);
+  const restored = replayRecords(state, records);
+  const problems = historyProblems(state.messages, { allowPendingCalls: true });
+  if (problems.length > 0)
+    throw new SessionCorruptError(
+      `session '${id}'`,
+      `its stored history could not be sent to a model: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ''}. Repair it with the store's repair (FileSessionStore.repair(id), or 'agent-core sessions repair ${id}'), which keeps a backup and cuts the session back to its last consistent point.`,
+    );
+  return restored;
 }
 
-/** Applies log records to a state in place; returns it with the calls left unfinished. */
+/**
+ * Applies log records to a state in place; returns it with the calls left
+ * unfinished. Records the state already holds (`seq <= state.lastSeq`) are
+ * skipped; a gap in the seqs after it throws `SessionCorruptError`.
+ */
 export function replayRecords(state: SessionState, records: readonly SessionLogRecord[]): RestoredSession {
   const started = new Map<string, ToolCallBlock>();
   for (const record of records) {
     if (record.seq <= state.lastSeq) continue;
+    if (record.seq !== state.lastSeq + 1)
+      throw new SessionCorruptError(
+        `the events log of session '${state.id}'`,
+        `records ${state.lastSeq + 1} to ${record.seq - 1} are missing, so the history after seq ${state.lastSeq} cannot be rebuilt. Repair the session (FileSessionStore.repair(id), or 'agent-core sessions repair ${state.id}') to cut it back to its last consistent point.`,
+      );
     const event = record.event;
     switch (event.type) {
       case 'run_started':

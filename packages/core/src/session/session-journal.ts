@@ -39,6 +39,7 @@ export class SessionJournal implements RunJournal {
   #logged = 0;
   #snapshotMessages: number;
   #claimed = false;
+  /** The run's lease, passed with every write so a store refuses them once another process has taken the session over. */
   #lease: SessionLease | undefined;
 
   constructor(store: SessionStore, state: SessionState, options: SessionJournalOptions = {}) {
@@ -194,7 +195,7 @@ export class SessionJournal implements RunJournal {
       updatedAt: isoNow(),
       messages: messages.slice(),
     };
-    const { version } = await this.#store.save(claimed, { expectedVersion: state.version });
+    const { version } = await this.#store.save(claimed, { expectedVersion: state.version, lease: this.#lease });
     state.messages = claimed.messages;
     state.version = version;
     this.#logged = 0;
@@ -215,7 +216,7 @@ export class SessionJournal implements RunJournal {
     await this.flush();
     const state = this.state;
     state.messages = messages.slice();
-    const { version } = await this.#store.save(state, { expectedVersion: state.version });
+    const { version } = await this.#store.save(state, { expectedVersion: state.version, lease: this.#lease });
     state.version = version;
     this.#logged = 0;
     this.#snapshotMessages = messages.length;
@@ -224,7 +225,7 @@ export class SessionJournal implements RunJournal {
   async #append(entries: SessionEvent[], operationId: string): Promise<void> {
     if (this.#failure !== undefined) throw this.#failure;
     try {
-      const { lastSeq } = await this.#store.append(this.state.id, entries, { operationId });
+      const { lastSeq } = await this.#store.append(this.state.id, entries, { operationId, lease: this.#lease });
       this.state.lastSeq = lastSeq;
     } catch (error) {
       this.#failure = error;

@@ -174,7 +174,7 @@ export class SessionManager {
           unfinishedCalls: restored.unfinishedCalls.length,
         });
         // The repair is stored at once, so every process sees the same answers for the interrupted calls.
-        state.version = (await store.save(state, { expectedVersion: state.version })).version;
+        state.version = (await store.save(state, { expectedVersion: state.version, lease })).version;
       }
       return restored;
     } finally {

@@ -1,3 +1,4 @@
+import type { PendingApproval } from '../governance/pending-approval.js';
 import type { AgentMessage } from '../messages/messages.js';
 import type { SessionEvent } from '../session/session-event.js';
 import { newSessionState, type SessionState } from '../session/session-state.js';
@@ -77,19 +78,22 @@ export function sampleSessionState(id: string, updatedAt = '2026-01-01T00:00:00.
   state.updatedAt = updatedAt;
   state.usage = { input: 120, output: 40, cacheRead: 100, cacheWrite: 0, cost: 0.0012 };
   state.trace = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' };
-  state.pendingApprovals = [
-    {
-      toolCallId: 'call_9',
-      toolName: 'write',
-      input: { path: 'a.txt' },
-      inputHash: 'abc123',
-      risk: 'write',
-      reason: 'policy asks for writes',
-      agentPath: [],
-      requestedAt: '2026-01-01T00:00:01.000Z',
-    },
-  ];
+  state.pendingApprovals = [samplePendingApproval('call_9')];
   return state;
+}
+
+/** A pending approval of a `write` call, as a paused run stores it. */
+export function samplePendingApproval(toolCallId: string): PendingApproval {
+  return {
+    toolCallId,
+    toolName: 'write',
+    input: { path: 'a.txt' },
+    inputHash: 'abc123',
+    risk: 'write',
+    reason: 'policy asks for writes',
+    agentPath: [],
+    requestedAt: '2026-01-01T00:00:01.000Z',
+  };
 }
 
 /** Log entries of one run with a tool call, for append and read checks. */

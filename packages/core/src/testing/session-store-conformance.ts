@@ -2,7 +2,9 @@ import type { SessionLogRecord } from '../session/session-event.js';
 import { newSessionState } from '../session/session-state.js';
 import type { SessionStore } from '../session/session-store.js';
 import { check, checkRejects, checkSameJson } from './assertions.js';
+import { crossProcessChecks, leaseChecks, type StoreCheck, stoppedHolderChecks } from './lease-checks.js';
 import { sampleEvents, sampleSessionState } from './session-fixtures.js';
+import { summaryChecks } from './summary-checks.js';
 
 /** The test functions of the caller's framework: vitest's or `node:test`'s `test` and `describe` fit. */
 export interface ConformanceHarness {
@@ -14,6 +16,22 @@ export interface ConformanceHarness {
 export interface ConformanceOptions {
   /** The store implements `lease` (one that several processes share should): its checks are registered too. */
   leases?: boolean;
+  /**
+   * Another handle on the same stored data, as another process would open it
+   * (a new `FileSessionStore` on the same root, a new pool on the same
+   * database). With it, the cross-process checks use two handles; without
+   * it, they use the one store.
+   */
+  reopen?: (store: SessionStore) => SessionStore | Promise<SessionStore>;
+  /**
+   * A handle on the same data whose leases the store sees as held by a
+   * process that stopped (one that claims the pid of an exited process, or
+   * whose leases expire at once and are never renewed). With it (and
+   * `leases`), the suite checks that such a lease is taken over, that a
+   * running session it held is listed `interrupted`, and that its writes are
+   * refused with `SessionLeaseLostError` once another holder took over.
+   */
+  stoppedHolder?: (store: SessionStore) => SessionStore | Promise<SessionStore>;
 }
 
 /**
@@ -32,16 +50,18 @@ export function sessionStoreConformance(
   harness: ConformanceHarness,
   options: ConformanceOptions = {},
 ): void {
-  const checks = options.leases === true ? { ...storeChecks, ...leaseChecks } : storeChecks;
+  const checks: Record<string, StoreCheck> = { ...storeChecks, ...summaryChecks, ...crossProcessChecks };
+  if (options.leases === true) Object.assign(checks, leaseChecks);
+  if (options.leases === true && options.stoppedHolder !== undefined) Object.assign(checks, stoppedHolderChecks);
   const register = () => {
     for (const [name, body] of Object.entries(checks))
-      harness.test(name, async () => body(await makeStore()));
+      harness.test(name, async () => body(await makeStore(), options));
   };
   if (harness.describe === undefined) register();
   else harness.describe('SessionStore conformance', register);
 }
 
-const storeChecks: Record<string, (store: SessionStore) => Promise<void>> = {
+const storeChecks: Record<string, StoreCheck> = {
   async 'round-trips every message kind, metadata, usage, trace and pending approvals'(store) {
     const state = sampleSessionState('round-trip');
     const { version } = await store.save(state, { expectedVersion: 0 });
@@ -187,7 +207,7 @@ const storeChecks: Record<string, (store: SessionStore) => Promise<void>> = {
     check((await store.read('retry')).length === 4, 'the log holds one copy');
   },
 
-  async 'concurrent appends never interleave and lose nothing'(store) {
+  async 'concurrent appends from one process never interleave and lose nothing'(store) {
     await store.save(newSessionState({ id: 'concurrent' }), { expectedVersion: 0 });
     const appends = Array.from({ length: 20 }, (_, index) =>
       store.append('concurrent', sampleEvents(String(index)), { operationId: `op-${index}` }),
@@ -227,47 +247,3 @@ const storeChecks: Record<string, (store: SessionStore) => Promise<void>> = {
     );
   },
 };
-
-const leaseChecks: Record<string, (store: SessionStore) => Promise<void>> = {
-  async 'leases a session to one holder at a time; a released lease can be taken again'(store) {
-    const lease = requireLease(store);
-    await store.save(sampleSessionState('leased'), { expectedVersion: 0 });
-    const held = await lease('leased');
-    await checkRejects(() => lease('leased'), 'session_busy', 'a second lease while one is held');
-    await held.release();
-    await held.release();
-    const again = await lease('leased');
-    await again.release();
-  },
-
-  async 'a held lease leaves load, save, append and read free'(store) {
-    const lease = requireLease(store);
-    const state = sampleSessionState('busy');
-    await store.save(state, { expectedVersion: 0 });
-    const held = await lease('busy');
-    try {
-      await store.append('busy', sampleEvents('1'), { operationId: 'op' });
-      check((await store.read('busy')).length > 0, 'the log is readable while leased');
-      await store.save({ ...state, version: 1 }, { expectedVersion: 1 });
-      check((await store.load('busy')).version === 2, 'the snapshot is saved while leased');
-    } finally {
-      await held.release();
-    }
-  },
-
-  async 'refuses to lease a session never stored with SessionNotFoundError'(store) {
-    await checkRejects(
-      () => requireLease(store)('nobody'),
-      'session_not_found',
-      'leasing an unknown session',
-    );
-    await checkRejects(() => store.load('nobody'), 'session_not_found', 'loading it afterwards');
-  },
-};
-
-function requireLease(store: SessionStore): NonNullable<SessionStore['lease']> {
-  const lease = store.lease;
-  if (lease === undefined)
-    throw new Error('the store was registered with leases: true but has no lease method');
-  return lease.bind(store);
-}
