@@ -51,6 +51,25 @@ describe('mock provider', () => {
     expect(JSON.parse(partialJson)).toEqual({ a: 1 });
   });
 
+  it('makes tool-call ids that count up within a provider and differ between providers', async () => {
+    const idsOf = async (provider: ReturnType<typeof mock>) => {
+      const ids: string[] = [];
+      for (let call = 0; call < 2; call++)
+        for (const event of await events(provider.stream(request)))
+          if (event.type === 'toolcall_end') ids.push(event.toolCall.id);
+      return ids;
+    };
+    const script = () =>
+      mock({ turns: [{ toolCalls: [{ name: 'a' }, { name: 'b' }] }, { toolCalls: [{ name: 'c' }] }] });
+    const first = await idsOf(script());
+    // A second provider stands for the same script run again in another process, on the same stored session.
+    const second = await idsOf(script());
+    expect(first).toHaveLength(3);
+    expect(first[0]).toMatch(/^mock_[0-9a-f]{8}_1$/);
+    expect(first.map((id) => id.split('_').at(-1))).toEqual(['1', '2', '3']);
+    expect(new Set([...first, ...second]).size).toBe(6);
+  });
+
   it('records each request as it was at call time', async () => {
     const provider = mock({ turns: [{ text: 'a' }, { text: 'b' }] });
     const messages = [{ role: 'user' as const, content: 'one' }];

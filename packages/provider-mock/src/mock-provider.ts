@@ -57,6 +57,8 @@ export function mock(options: MockOptions): MockProvider {
   const requests: ModelRequest[] = [];
   let calls = 0;
   let ids = 0;
+  // Random per provider: a session continued in another process (a new provider) never repeats an id of its history.
+  const idPrefix = `mock_${randomHex()}_`;
 
   function scriptFor(request: ModelRequest, call: number): MockTurn | undefined {
     if (typeof turns === 'function') return turns(request, call);
@@ -159,7 +161,7 @@ export function mock(options: MockOptions): MockProvider {
     for (const scripted of turn.toolCalls ?? []) {
       const toolCall: ToolCallBlock = {
         type: 'toolCall',
-        id: scripted.id ?? `mock_call_${++ids}`,
+        id: scripted.id ?? `${idPrefix}${++ids}`,
         name: scripted.name,
         input: scripted.input ?? {},
       };
@@ -231,4 +233,10 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
           }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** Eight random hex digits, from `crypto.getRandomValues` (in every runtime core supports). */
+function randomHex(): string {
+  const [word] = globalThis.crypto.getRandomValues(new Uint32Array(1));
+  return (word as number).toString(16).padStart(8, '0');
 }

@@ -288,9 +288,9 @@ describe('setTools', () => {
       execute: () => 'HEY',
     });
     const provider = inlineProvider([
-      [toolDone('shout', {})],
+      [toolDone('shout', {}, 'shout_1')],
       [textDone('a')],
-      [toolDone('shout', {})],
+      [toolDone('shout', {}, 'shout_2')],
       [textDone('b')],
     ]);
     const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator });

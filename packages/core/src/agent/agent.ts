@@ -468,6 +468,7 @@ export class Agent {
     this.#shared.steeringQueue.length = 0;
     this.#shared.followUpQueue.length = 0;
     this.#shared.customMessages = 0;
+    this.#shared.toolCallIds = undefined;
   }
 }
 

@@ -29,10 +29,10 @@ const read = defineTool({
   execute: ({ path }) => `${path}:`.padEnd(4_000, 'x'),
 });
 
-function reads(count: number, then: ModelEvent[] = [textDone('done')]) {
+function reads(count: number, then: ModelEvent[] = [textDone('done')], idPrefix = 'call_') {
   return [
     ...Array.from({ length: count }, (_, index) => [
-      toolDone('read', { path: `f${index}` }, `call_${index}`),
+      toolDone('read', { path: `f${index}` }, `${idPrefix}${index}`),
     ]),
     then,
   ];
@@ -126,7 +126,8 @@ describe('ContextWindow on an agent', () => {
     const before = await first.prompt('Read the files.').result();
     const stored = JSON.parse(JSON.stringify(before.messages)) as AgentMessage[];
 
-    const provider = inlineProvider(reads(4));
+    // A provider of the next process gives ids of its own, never those of the stored history.
+    const provider = inlineProvider(reads(4, undefined, 'next_'));
     const second = new Agent({
       provider,
       model: 'm',

@@ -172,8 +172,8 @@ describe('structured output through complete_task', () => {
       throw new Error('refinement exploded');
     });
     const provider = inlineProvider([
-      [reply({ calls: [{ name: 'complete_task', input: { n: 1 } }] })],
-      [reply({ calls: [{ name: 'complete_task', input: { n: 2 } }] })],
+      [reply({ calls: [{ name: 'complete_task', input: { n: 1 }, id: 'attempt_1' }] })],
+      [reply({ calls: [{ name: 'complete_task', input: { n: 2 }, id: 'attempt_2' }] })],
     ]);
     const definition = defineAgent({
       name: 'fragile',

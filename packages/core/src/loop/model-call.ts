@@ -1,5 +1,5 @@
 import { AgentError } from '../errors/agent-error.js';
-import type { AssistantMessage } from '../messages/messages.js';
+import type { AgentMessage, AssistantMessage } from '../messages/messages.js';
 import { addUsage } from '../messages/usage.js';
 import type { ModelCallOptions, ModelCallResult } from '../orchestrator/orchestrator.js';
 import { costOf, type ModelRequest, type Provider } from '../provider/provider.js';
@@ -278,8 +278,12 @@ function finish(
   let lastCall: string | undefined;
   // Ids of this message's calls so far; a Set only from the second call on, as most turns make one.
   let ids: Set<string> | undefined;
+  let history: Set<string> | undefined;
   for (const block of message.content) {
     if (block.type !== 'toolCall') continue;
+    history ??= state.shared.toolCallIds ??= toolCallIdsOf(state.shared.messages);
+    // An id an earlier call of the history has: a provider would refuse the history, on every later turn too.
+    if (history.has(block.id)) return reusedId(context, message, block.id, attempt);
     if (lastCall !== undefined && ids === undefined) ids = new Set([lastCall]);
     // Some compatible servers repeat or omit ids; every call needs its own so its result pairs with it.
     if (
@@ -310,4 +314,33 @@ function finish(
   }
   if (options.append !== false && message.content.length > 0) context.append(message);
   return { ok: true, message };
+}
+
+/** The ids of every tool call in `messages`. */
+function toolCallIdsOf(messages: readonly AgentMessage[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if ((message as { role: string }).role !== 'assistant') continue;
+    for (const block of (message as AssistantMessage).content)
+      if (block.type === 'toolCall') ids.add(block.id);
+  }
+  return ids;
+}
+
+/** Refuses a reply whose tool call reuses an id of the history: nothing of it is appended, and the run ends with the error. */
+function reusedId(
+  context: RunContext,
+  message: AssistantMessage,
+  id: string,
+  attempt: ModelAttempt,
+): ModelCallResult {
+  const source = [message.provider, message.model]
+    .filter((part) => part !== undefined && part !== '')
+    .join(' ');
+  const error = new AgentError(
+    'duplicate_tool_call_id',
+    `The model's reply (${source || 'its provider'}) has a tool call with id '${id}', which an earlier call of this history already has. Providers refuse a history with two calls of one id, so the reply was not added and no tool ran. The provider or model should make unique ids; the conversation can go on with another prompt.`,
+  );
+  endMessage(context, message, attempt.span, attempt.parentSpan);
+  return { ok: false, reason: 'error', error };
 }

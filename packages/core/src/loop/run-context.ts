@@ -259,7 +259,12 @@ export class RunContext implements OrchestratorContext {
     if (role === 'assistant') {
       const assistant = message as AssistantMessage;
       state.lastAssistant = assistant;
-      for (const block of assistant.content) if (block.type === 'toolCall') state.pending.add(block);
+      const ids = state.shared.toolCallIds;
+      for (const block of assistant.content) {
+        if (block.type !== 'toolCall') continue;
+        state.pending.add(block);
+        ids?.add(block.id);
+      }
     } else if (role !== 'user' && role !== 'toolResult') {
       state.shared.customMessages++;
     }

@@ -42,6 +42,12 @@ export interface AgentShared {
   approvals: ApprovalMemory;
   /** Set from `options.contextWindow`; undefined costs model calls one check. */
   contextWindow?: ContextWindow | undefined;
+  /**
+   * The ids of every tool call in the history, so a reply reusing one is refused;
+   * made from the history at the first reply with a tool call, then kept
+   * current by `RunContext.append`; `reset()` drops it.
+   */
+  toolCallIds?: Set<string> | undefined;
 }
 
 /** The mutable state of one run, shared by the context and its helpers. */
