@@ -117,7 +117,8 @@ export { isCustomEvent } from './events/custom-event.js';
 export type { CustomEvent } from './events/custom-event.js';
 
 export { Agent } from './agent/agent.js';
-export type { AgentListener, PromptOptions } from './agent/agent.js';
+export type { AgentListener } from './agent/agent.js';
+export type { PromptOptions } from './agent/prompt-options.js';
 export type { PromptInput } from './agent/prompt-input.js';
 export { AgentRun } from './agent/agent-run.js';
 export type {

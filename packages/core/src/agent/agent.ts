@@ -1,70 +1,30 @@
-import { type AgentError, toAgentError } from '../errors/agent-error.js';
 import { AgentBusyError } from '../errors/agent-busy-error.js';
 import { ConfigError } from '../errors/config-error.js';
-import { RunStoppedError } from '../errors/run-error.js';
-import type { AgentEvent, AgentEventOf } from '../events/agent-event.js';
+import type { AgentEvent } from '../events/agent-event.js';
 import { noEvents, RunEvents } from '../events/run-events.js';
 import { SpanIds } from '../observability/span-ids.js';
 import { randomRunId } from './run-id.js';
 import { silentLogger } from '../logger/logger.js';
 import type { AgentMessage } from '../messages/messages.js';
 import { isModelMessage } from '../messages/messages.js';
-import { emptyUsage } from '../messages/usage.js';
-import type { Orchestrator, RunEnd } from '../orchestrator/orchestrator.js';
+import type { Orchestrator } from '../orchestrator/orchestrator.js';
+import type { Provider } from '../provider/provider.js';
 import { getDefaultOrchestratorName, getOrchestrator } from '../registry/registries.js';
-import { loadSchemaSupport, prepareTool, type PreparedTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
-import type { RunJournal } from '../session/run-journal.js';
 import type { AgentOptions } from './agent-options.js';
-import type { AgentResult } from './agent-result.js';
 import { AgentRun } from './agent-run.js';
-import { type PromptInput, toMessages } from './prompt-input.js';
-import { linkAbort } from '../loop/abortable.js';
+import { checkAgentOptions, checkModel, checkToolNames } from './check-agent-options.js';
+import { ToolPreparation } from './prepared-tools.js';
+import type { PromptInput } from './prompt-input.js';
+import type { PromptOptions } from './prompt-options.js';
+import { type RunOwner, type RunTrace, runFrame } from './run-frame.js';
 import { RunAbort } from '../loop/run-abort.js';
-import { RunContext } from '../loop/run-context.js';
-import { endRun } from '../loop/end-run.js';
-import { danglingCalls } from '../loop/dangling-calls.js';
-import { heldResults } from '../loop/held-results.js';
-import { SharedModelWatch } from '../loop/model-call-watch.js';
-import type { AgentShared, RunState } from '../loop/run-state.js';
+import type { AgentShared } from '../loop/run-state.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
-import { needsRunSetup, prepareRun, type RunSetup } from '../governance/prepare-run.js';
-import { toPolicy } from '../governance/policy.js';
-import type { Guard } from '../governance/guard.js';
 import { type CheckedDecisions, checkDecisions, type ResumeOptions, resumingOrchestrator } from './resume.js';
 import { ContextWindow } from '../context/context-window.js';
-import {
-  randomSpanId,
-  randomTraceId,
-  resolveParentTrace,
-  type TraceContext,
-} from '../observability/trace-context.js';
+import { randomSpanId, randomTraceId, resolveParentTrace } from '../observability/trace-context.js';
 import { eventLogger } from '../observability/event-logger.js';
-
-/** Options of one `prompt()`. */
-export interface PromptOptions {
-  /** Aborts this run; it ends with `aborted`. */
-  signal?: AbortSignal;
-  /**
-   * A W3C `traceparent` header value: the run joins that trace, its root span
-   * a child of that span. Malformed values throw `ConfigError` (check untrusted
-   * headers with `parseTraceparent` first).
-   */
-  traceparent?: string;
-  /** The parent trace context as ids; wins over `traceparent`. */
-  trace?: TraceContext;
-  /**
-   * Trace contexts this run relates to without being their child, such as the
-   * first run of a resumed session (`SessionState.trace`); tracers record them as span links.
-   */
-  links?: readonly TraceContext[];
-}
-
-interface PreparedTools {
-  tools: readonly AnyTool[];
-  byName: Map<string, PreparedTool>;
-  specs: PreparedTool['spec'][];
-}
 
 /** Listens to the events of every run of an agent, synchronously, as they happen. */
 export type AgentListener = (event: AgentEvent) => void;
@@ -78,34 +38,20 @@ export type AgentListener = (event: AgentEvent) => void;
  * const result = await agent.prompt('Hello').result();
  */
 export class Agent {
-  readonly options: AgentOptions;
   readonly #shared: AgentShared;
   readonly #listeners = new Set<AgentListener>();
+  readonly #tools: ToolPreparation;
+  /** What the run frame needs of this agent; one object for every run. */
+  readonly #owner: RunOwner;
   #runAbort: RunAbort | undefined;
-  #prepared: PreparedTools | undefined;
-  #tools: readonly AnyTool[];
 
   constructor(options: AgentOptions) {
-    if (typeof options?.provider?.stream !== 'function') {
-      throw new ConfigError(
-        'Agent needs a provider: an object with a stream(request) method, such as mock() or anthropic().',
-      );
-    }
-    if (typeof options.model !== 'string' || options.model === '') {
-      throw new ConfigError("Agent needs a model name, such as model: 'claude-sonnet-4-5'.");
-    }
-    const maxTurns = options.limits?.maxTurns;
-    if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns > 0)) {
-      throw new ConfigError(`limits.maxTurns must be a positive integer, got ${maxTurns}.`);
-    }
-    checkToolNames(options.tools ?? []);
-    checkGovernance(options);
+    checkAgentOptions(options);
     // Resolved now so a budget nobody can know fails at construction, not mid-run.
     const contextWindow =
       options.contextWindow === undefined ? undefined : ContextWindow.from(options.contextWindow);
     contextWindow?.budgetFor(options.provider, options.model, options.maxOutputTokens);
-    this.options = options;
-    this.#tools = options.tools ?? [];
+    this.#tools = new ToolPreparation(options.tools ?? []);
     // Bound, so `onToolsChanged: agent.setTools` works as a plain callback.
     this.setTools = this.setTools.bind(this);
     const messages = [...(options.messages ?? [])];
@@ -124,6 +70,18 @@ export class Agent {
       },
       contextWindow,
     };
+    this.#owner = {
+      shared: this.#shared,
+      tools: this.#tools,
+      runOver: (runAbort) => {
+        if (this.#runAbort === runAbort) this.#runAbort = undefined;
+      },
+    };
+  }
+
+  /** The options the agent was made with (`setModel` replaces their provider and model). */
+  get options(): AgentOptions {
+    return this.#shared.options;
   }
 
   /**
@@ -157,7 +115,7 @@ export class Agent {
 
   /** The tools the next run offers. */
   get tools(): readonly AnyTool[] {
-    return this.#tools;
+    return this.#tools.tools;
   }
 
   /**
@@ -167,8 +125,26 @@ export class Agent {
    */
   setTools(tools: readonly AnyTool[]): void {
     checkToolNames(tools);
-    this.#tools = tools;
-    this.#prepared = undefined;
+    this.#tools.set(tools);
+  }
+
+  /**
+   * Switches the model, and with `provider` the provider too, from the next
+   * prompt on; the history carries over (each provider drops or converts what
+   * cannot travel to it, such as another provider's thinking signatures).
+   * Throws `AgentBusyError` while a run is in progress and `ConfigError` for
+   * a provider without `stream()` or an empty model name.
+   *
+   * @example
+   * agent.setModel('gpt-5', openai());
+   */
+  setModel(model: string, provider?: Provider): void {
+    if (this.#runAbort !== undefined) throw new AgentBusyError('switch the model');
+    const next = provider ?? this.#shared.options.provider;
+    checkModel(next, model);
+    const options = { ...this.#shared.options, provider: next, model };
+    this.#shared.contextWindow?.budgetFor(next, model, options.maxOutputTokens);
+    this.#shared.options = options;
   }
 
   /** Adds a listener for the events of every run; returns the function that removes it. */
@@ -238,7 +214,8 @@ export class Agent {
     const channel = events.channel;
     shared.events = events;
     const startedAt = performance.now();
-    const result = this.#run(
+    const result = runFrame(
+      this.#owner,
       input,
       options,
       orchestrator,
@@ -250,181 +227,6 @@ export class Agent {
       decisions,
     );
     return new AgentRun(runId, channel, result, runAbort);
-  }
-
-  /**
-   * The whole run, in one async frame: a run waiting for its model holds one
-   * suspended frame here, with the orchestrator's and the model call's.
-   */
-  async #run(
-    input: PromptInput | undefined,
-    options: PromptOptions,
-    orchestrator: Orchestrator,
-    runAbort: RunAbort,
-    runId: string,
-    trace: RunTrace,
-    events: RunEvents,
-    startedAt: number,
-    decisions: CheckedDecisions | undefined,
-  ): Promise<AgentResult> {
-    const shared = this.#shared;
-    const agentOptions = this.options;
-    try {
-      let prepared: PreparedTools;
-      let setupError: AgentError | undefined;
-      let setup: RunSetup | undefined;
-      try {
-        // Prepared tools are kept between runs: no await for a run that reuses them.
-        prepared = this.#prepared ?? (await this.#prepareTools());
-        // The session is claimed in the store first: one process runs it at a time, and two deciding one pause give one execution.
-        if (agentOptions.journal?.claim !== undefined)
-          await agentOptions.journal.claim(shared.messages, {
-            decisions: decisions !== undefined && decisions.size > 0,
-          });
-        if (needsRunSetup(agentOptions, decisions)) {
-          setup = await prepareRun({
-            options: agentOptions,
-            runId,
-            messages: shared.messages,
-            resuming: input === undefined,
-            tools: prepared,
-            decisions,
-            memory: shared.approvals,
-          });
-          prepared = setup.tools;
-        }
-      } catch (error) {
-        // A tool whose schema cannot be converted, a beforeRun hook that throws or a lost claim fails the run, never result().
-        setupError = toAgentError(error, 'invalid_config');
-        prepared = { tools: [], byName: new Map(), specs: [] };
-      }
-      const pending = danglingCalls(shared.messages);
-      const approvals = shared.approvals.pending;
-      const state: RunState = {
-        shared,
-        runId,
-        settings: {
-          model: setup?.model ?? agentOptions.model,
-          toolExecution: agentOptions.toolExecution ?? 'sequential',
-          maxParallelTools: agentOptions.maxParallelTools ?? 8,
-          maxTurns: agentOptions.limits?.maxTurns ?? 25,
-        },
-        tools: prepared.tools,
-        toolsByName: prepared.byName,
-        toolSpecs: prepared.specs,
-        abort: runAbort,
-        stopCause: undefined,
-        turn: 0,
-        seq: 0,
-        usage: emptyUsage(),
-        toolCalls: [],
-        pending,
-        held: approvals.length === 0 ? undefined : heldResults(approvals, pending),
-        truncated: undefined,
-        lastAssistant: undefined,
-        modelView: undefined,
-        modelViewLength: 0,
-        modelWatch: new SharedModelWatch(),
-        idCounter: 0,
-        systemPrompt: setup === undefined ? agentOptions.systemPrompt : setup.systemPrompt,
-        governance: setup?.governance,
-        halt: undefined,
-        journal: agentOptions.journal,
-        traceId: trace.traceId,
-        spanId: trace.spanId,
-        spans: events.spans,
-        turnSpan: 0,
-        modelCalls: 0,
-        retries: 0,
-        fallbacks: 0,
-        timeToFirstTokenMs: undefined,
-      };
-      events.model = state.settings.model;
-      state.journal?.runStarted(runId);
-      const context = new RunContext(state);
-      // The run's own callback comes first, so everything woken by the abort sees why it stopped.
-      const stopWatching = runAbort.onAbort((reason) => {
-        state.stopCause ??=
-          reason instanceof RunStoppedError && reason.code === 'timeout' ? 'timeout' : 'aborted';
-        state.modelWatch.runAborted(reason);
-      });
-      const unlink = linkAbort(options.signal, runAbort);
-      const timeoutMs = agentOptions.limits?.timeoutMs;
-      const timer =
-        timeoutMs === undefined
-          ? undefined
-          : setTimeout(
-              () =>
-                runAbort.abort(
-                  new RunStoppedError(
-                    'timeout',
-                    `The run took longer than limits.timeoutMs (${timeoutMs} ms).`,
-                  ),
-                ),
-              timeoutMs,
-            );
-      try {
-        const start: AgentEventOf<'agent_start'> = {
-          type: 'agent_start',
-          runId,
-          turn: 0,
-          seq: state.seq++,
-          messages: shared.messages.length,
-          traceId: trace.traceId,
-          spanId: trace.spanId,
-        };
-        if (trace.parentSpanId !== undefined) start.parentSpanId = trace.parentSpanId;
-        if (options.links !== undefined && options.links.length > 0) start.links = options.links;
-        context.deliver(start);
-        if (input !== undefined) {
-          // Messages queued while no run was active come first, then the prompt.
-          context.takeQueued();
-          for (const message of toMessages(input)) context.append(message);
-        }
-        let end: RunEnd;
-        if (setupError !== undefined) end = { reason: 'error', error: setupError };
-        else {
-          try {
-            end = await orchestrator.run(context);
-          } catch (error) {
-            end = { reason: 'error', error: toAgentError(error, 'orchestrator_failed') };
-          }
-        }
-        const result = endRun(context, end, startedAt, trace.parentSpanId);
-        // Whatever ended the run answered or re-listed the calls that were waiting; a new prompt answers them as skipped.
-        shared.approvals.pending =
-          result.pendingApprovals === undefined ? [] : structuredClone(result.pendingApprovals);
-        if (state.journal !== undefined) await endJournal(state.journal, result, shared);
-        return result;
-      } finally {
-        if (timer !== undefined) clearTimeout(timer);
-        state.modelWatch.close();
-        stopWatching();
-        unlink();
-      }
-    } finally {
-      events.channel.close();
-      // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
-      shared.events = noEvents;
-      if (this.#runAbort === runAbort) this.#runAbort = undefined;
-    }
-  }
-
-  async #prepareTools(): Promise<PreparedTools> {
-    if (this.#prepared !== undefined) return this.#prepared;
-    const tools = this.#tools;
-    await loadSchemaSupport(tools);
-    // setTools() during the await wins: prepare what is current, never cache a replaced list.
-    if (this.#tools !== tools) return this.#prepareTools();
-    const byName = new Map<string, PreparedTool>();
-    const specs: PreparedTool['spec'][] = [];
-    for (const tool of tools) {
-      const prepared = prepareTool(tool);
-      byName.set(tool.name, prepared);
-      specs.push(prepared.spec);
-    }
-    this.#prepared = { tools, byName, specs };
-    return this.#prepared;
   }
 
   #orchestrator(): Orchestrator {
@@ -472,56 +274,9 @@ export class Agent {
   }
 }
 
-/** The trace identity of one run: its trace, its root span and the caller's span, if any. */
-interface RunTrace {
-  traceId: string;
-  spanId: string;
-  parentSpanId: string | undefined;
-}
-
-/** Makes the end of the run durable; a store failure is reported in the result, never thrown. */
-async function endJournal(journal: RunJournal, result: AgentResult, shared: AgentShared): Promise<void> {
-  const logger = shared.logger;
-  try {
-    await journal.runEnded(result, { alwaysAllowedTools: [...shared.approvals.alwaysAllowed] });
-  } catch (error) {
-    logger.error('the session store could not record the end of the run', { error: String(error) });
-    result.error ??= toAgentError(error, 'session_store_failed');
-  }
-}
-
 /** How many of `messages` are app-defined (not sent to the model as they are). */
 function countCustom(messages: readonly AgentMessage[]): number {
   let count = 0;
   for (const message of messages) if (!isModelMessage(message)) count++;
   return count;
-}
-
-/** Misconfigured governance fails here, naming the option, rather than at the first call it would judge. */
-function checkGovernance(options: AgentOptions): void {
-  if (options.policy !== undefined) toPolicy(options.policy);
-  const guard = options.guard as unknown;
-  if (
-    guard !== undefined &&
-    typeof guard !== 'boolean' &&
-    typeof (guard as Guard | null)?.check !== 'function'
-  )
-    throw new ConfigError(
-      'guard must be true (the default guard), false, or a Guard: an object with a name and a check(observation) method, such as defaultGuard().',
-    );
-  if (options.approve !== undefined && typeof options.approve !== 'function')
-    throw new ConfigError(
-      'approve must be a function that answers a PendingApproval with allow, allow_always or deny.',
-    );
-}
-
-function checkToolNames(tools: readonly AnyTool[]): void {
-  // A fresh agent per request is common: one tool needs no set.
-  if (tools.length < 2) return;
-  const names = new Set<string>();
-  for (const tool of tools) {
-    if (names.has(tool.name))
-      throw new ConfigError(`Two tools are named '${tool.name}'; tool names must be unique.`);
-    names.add(tool.name);
-  }
 }

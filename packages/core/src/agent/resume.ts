@@ -1,4 +1,4 @@
-import type { PromptOptions } from './agent.js';
+import type { PromptOptions } from './prompt-options.js';
 import { ApprovalError, type DecidedCall } from '../errors/approval-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import type {

@@ -49,8 +49,7 @@ export class MemorySessionStore implements SessionStore {
     copy.version = version;
     const summary = summaryOf(copy);
     // The log after the snapshot's last seq is part of the session too.
-    if (stored !== undefined)
-      advanceSummary(summary, eventsAfter(stored.log, copy.lastSeq));
+    if (stored !== undefined) advanceSummary(summary, eventsAfter(stored.log, copy.lastSeq));
     if (stored === undefined)
       this.#sessions.set(state.id, { state: copy, log: [], operations: new Map(), summary });
     else {

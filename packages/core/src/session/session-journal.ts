@@ -195,7 +195,10 @@ export class SessionJournal implements RunJournal {
       updatedAt: isoNow(),
       messages: messages.slice(),
     };
-    const { version } = await this.#store.save(claimed, { expectedVersion: state.version, lease: this.#lease });
+    const { version } = await this.#store.save(claimed, {
+      expectedVersion: state.version,
+      lease: this.#lease,
+    });
     state.messages = claimed.messages;
     state.version = version;
     this.#logged = 0;
@@ -225,7 +228,10 @@ export class SessionJournal implements RunJournal {
   async #append(entries: SessionEvent[], operationId: string): Promise<void> {
     if (this.#failure !== undefined) throw this.#failure;
     try {
-      const { lastSeq } = await this.#store.append(this.state.id, entries, { operationId, lease: this.#lease });
+      const { lastSeq } = await this.#store.append(this.state.id, entries, {
+        operationId,
+        lease: this.#lease,
+      });
       this.state.lastSeq = lastSeq;
     } catch (error) {
       this.#failure = error;

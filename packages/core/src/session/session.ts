@@ -1,4 +1,5 @@
-import type { Agent, PromptOptions } from '../agent/agent.js';
+import type { Agent } from '../agent/agent.js';
+import type { PromptOptions } from '../agent/prompt-options.js';
 import type { AgentRun } from '../agent/agent-run.js';
 import type { PromptInput } from '../agent/prompt-input.js';
 import type { ResumeOptions } from '../agent/resume.js';

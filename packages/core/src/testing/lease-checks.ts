@@ -35,7 +35,7 @@ export const crossProcessChecks: Record<string, StoreCheck> = {
     const listed = (await store.list()).sessions[0];
     check(
       listed?.messageCount === 1 && listed.title === 'from the other handle' && listed.status === 'idle',
-      'the summary the first handle lists follows the other handle\'s append',
+      "the summary the first handle lists follows the other handle's append",
     );
     await checkRejects(
       () => second.save(newSessionState({ id: 'shared' }), { expectedVersion: 0 }),
@@ -73,11 +73,18 @@ export const leaseChecks: Record<string, StoreCheck> = {
     }
   },
 
-  async 'processes take turns under the lease: busy for the other handle, one consecutive log'(store, options) {
+  async 'processes take turns under the lease: busy for the other handle, one consecutive log'(
+    store,
+    options,
+  ) {
     const second = await other(store, options);
     await store.save(newSessionState({ id: 'turns' }), { expectedVersion: 0 });
     const first = await requireLease(store)('turns');
-    await checkRejects(() => requireLease(second)('turns'), 'session_busy', 'the other handle while it is held');
+    await checkRejects(
+      () => requireLease(second)('turns'),
+      'session_busy',
+      'the other handle while it is held',
+    );
     await store.append('turns', sampleEvents('1'), { operationId: 'one', lease: first });
     await first.release();
     const next = await requireLease(second)('turns');
@@ -109,25 +116,35 @@ function requireLease(store: SessionStore): NonNullable<SessionStore['lease']> {
 
 /** Checks of a lease whose holder stopped: takeover, listing, and fencing of its late writes. */
 export const stoppedHolderChecks: Record<string, StoreCheck> = {
-  async 'a running session whose lease holder stopped is listed interrupted; a live holder, running'(store, options) {
+  async 'a running session whose lease holder stopped is listed interrupted; a live holder, running'(
+    store,
+    options,
+  ) {
     const lease = requireLease(store);
     await store.save(newSessionState({ id: 'alive' }), { expectedVersion: 0 });
     await store.save(newSessionState({ id: 'stopped' }), { expectedVersion: 0 });
-    const started = (runId: string) => [{ type: 'run_started' as const, runId, at: '2026-03-02T00:00:00.000Z' }];
+    const started = (runId: string) => [
+      { type: 'run_started' as const, runId, at: '2026-03-02T00:00:00.000Z' },
+    ];
     const held = await lease('alive');
     const ghost = await (options.stoppedHolder as NonNullable<ConformanceOptions['stoppedHolder']>)(store);
     const stale = await requireLease(ghost)('stopped');
     try {
       await store.append('alive', started('a'), { operationId: 'a', lease: held });
       await ghost.append('stopped', started('s'), { operationId: 's', lease: stale });
-      const statuses = Object.fromEntries((await store.list()).sessions.map((listed) => [listed.id, listed.status]));
+      const statuses = Object.fromEntries(
+        (await store.list()).sessions.map((listed) => [listed.id, listed.status]),
+      );
       checkSameJson(statuses, { alive: 'running', stopped: 'interrupted' }, 'the statuses listed');
     } finally {
       await held.release();
     }
   },
 
-  async 'a lease whose holder stopped is taken over, and the old holder\'s writes are refused, even after release'(store, options) {
+  async "a lease whose holder stopped is taken over, and the old holder's writes are refused, even after release"(
+    store,
+    options,
+  ) {
     await store.save(sampleSessionState('fenced'), { expectedVersion: 0 });
     const ghost = await (options.stoppedHolder as NonNullable<ConformanceOptions['stoppedHolder']>)(store);
     const stale = await requireLease(ghost)('fenced');
@@ -154,7 +171,7 @@ export const stoppedHolderChecks: Record<string, StoreCheck> = {
     checkSameJson(
       (await store.read('fenced')).map((record) => record.operationId),
       ['before', 'before', 'before', 'before', 'new', 'new', 'new', 'new'],
-      'the log: the old holder\'s late writes are not in it',
+      "the log: the old holder's late writes are not in it",
     );
     check((await store.load('fenced')).version === 1, 'the refused save wrote nothing');
   },

@@ -52,7 +52,8 @@ export function sessionStoreConformance(
 ): void {
   const checks: Record<string, StoreCheck> = { ...storeChecks, ...summaryChecks, ...crossProcessChecks };
   if (options.leases === true) Object.assign(checks, leaseChecks);
-  if (options.leases === true && options.stoppedHolder !== undefined) Object.assign(checks, stoppedHolderChecks);
+  if (options.leases === true && options.stoppedHolder !== undefined)
+    Object.assign(checks, stoppedHolderChecks);
   const register = () => {
     for (const [name, body] of Object.entries(checks))
       harness.test(name, async () => body(await makeStore(), options));

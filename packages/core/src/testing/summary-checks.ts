@@ -62,7 +62,10 @@ export const summaryChecks: Record<string, (store: SessionStore) => Promise<void
     await store.save(state, { expectedVersion: 0 });
     const listed = await summary(store, 'titled');
     check(listed.messageCount === 3, `messageCount should be 3, got ${listed.messageCount}`);
-    check(listed.title === 'Plan the release', `the title is the first prompt, folded: got '${listed.title}'`);
+    check(
+      listed.title === 'Plan the release',
+      `the title is the first prompt, folded: got '${listed.title}'`,
+    );
     check(listed.pendingApprovalCount === 0, 'no approvals wait');
 
     const long = newSessionState({ id: 'long', messages: [user('word '.repeat(40))] });
@@ -70,7 +73,11 @@ export const summaryChecks: Record<string, (store: SessionStore) => Promise<void
     const cut = (await summary(store, 'long')).title;
     check(cut.length === 80 && cut.endsWith('…'), `a long prompt is cut to 80 characters: got ${cut.length}`);
 
-    const named = newSessionState({ id: 'named', metadata: { title: 'Release plan' }, messages: [user('hi')] });
+    const named = newSessionState({
+      id: 'named',
+      metadata: { title: 'Release plan' },
+      messages: [user('hi')],
+    });
     await store.save(named, { expectedVersion: 0 });
     check((await summary(store, 'named')).title === 'Release plan', 'metadata.title wins over the prompt');
     const empty = await summary(store, 'long');
@@ -88,7 +95,10 @@ export const summaryChecks: Record<string, (store: SessionStore) => Promise<void
     let listed = await summary(store, 'live');
     check(listed.status === 'running', `after a run starts the status is running, got ${listed.status}`);
     check(listed.updatedAt === at(1), `updatedAt is the run's start, got ${listed.updatedAt}`);
-    check(listed.messageCount === 1 && listed.title === 'deploy it', 'the prompt is counted and is the title');
+    check(
+      listed.messageCount === 1 && listed.title === 'deploy it',
+      'the prompt is counted and is the title',
+    );
 
     await store.append('live', rest.slice(1), { operationId: 'b' });
     listed = await summary(store, 'live');
@@ -96,16 +106,28 @@ export const summaryChecks: Record<string, (store: SessionStore) => Promise<void
     check(listed.pendingApprovalCount === 1, `one approval waits, got ${listed.pendingApprovalCount}`);
     check(listed.updatedAt === at(2) && listed.messageCount === 2, 'the end time and both messages');
 
-    await store.append('live', runEvents('r2', [answer('failed')], { reason: 'error', startedAt: at(3), endedAt: at(4) }), {
-      operationId: 'c',
-    });
+    await store.append(
+      'live',
+      runEvents('r2', [answer('failed')], { reason: 'error', startedAt: at(3), endedAt: at(4) }),
+      {
+        operationId: 'c',
+      },
+    );
     listed = await summary(store, 'live');
     check(listed.status === 'failed', `a run that ended with an error leaves failed, got ${listed.status}`);
     check(listed.pendingApprovalCount === 0, 'its end leaves no approval waiting');
 
-    await store.append('live', runEvents('r3', [user('again'), answer('done')], { reason: 'completed', startedAt: at(5), endedAt: at(6) }), {
-      operationId: 'd',
-    });
+    await store.append(
+      'live',
+      runEvents('r3', [user('again'), answer('done')], {
+        reason: 'completed',
+        startedAt: at(5),
+        endedAt: at(6),
+      }),
+      {
+        operationId: 'd',
+      },
+    );
     listed = await summary(store, 'live');
     check(listed.status === 'idle' && listed.messageCount === 5, 'a completed run leaves idle, 5 messages');
     check(listed.title === 'deploy it', 'the title stays the first prompt');
@@ -120,9 +142,17 @@ export const summaryChecks: Record<string, (store: SessionStore) => Promise<void
     await store.save(newer, { expectedVersion: 0 });
     const ids = async () => (await store.list()).sessions.map((listed) => listed.id);
     checkSameJson(await ids(), ['newer', 'older'], 'the order before any run');
-    await store.append('older', runEvents('r', [user('hi'), answer('hello')], { reason: 'completed', startedAt: at(3), endedAt: at(4) }), {
-      operationId: 'run',
-    });
+    await store.append(
+      'older',
+      runEvents('r', [user('hi'), answer('hello')], {
+        reason: 'completed',
+        startedAt: at(3),
+        endedAt: at(4),
+      }),
+      {
+        operationId: 'run',
+      },
+    );
     checkSameJson(await ids(), ['older', 'newer'], 'the order after a run in the older one');
   },
 
@@ -169,12 +199,18 @@ export const summaryChecks: Record<string, (store: SessionStore) => Promise<void
       agentOptions: () => ({ provider: echoProvider, model: 'm', orchestrator: stepOrchestrator }),
     });
     const session = await manager.get('crashed');
-    check(session.status === 'interrupted', `the crashed run is repaired to interrupted, got ${session.status}`);
+    check(
+      session.status === 'interrupted',
+      `the crashed run is repaired to interrupted, got ${session.status}`,
+    );
     check((await summary(store, 'crashed')).status === 'interrupted', 'and listed so');
     const result = await session.prompt('second').result();
     check(result.terminateReason === 'completed', `the next prompt completes, got ${result.terminateReason}`);
     const listed = await summary(store, 'crashed');
-    check(listed.status === 'idle', `after a run to its end the session is listed idle, got ${listed.status}`);
+    check(
+      listed.status === 'idle',
+      `after a run to its end the session is listed idle, got ${listed.status}`,
+    );
     check(listed.messageCount === 3, `first, second and the answer: got ${listed.messageCount}`);
     check(listed.title === 'first', `the title is the first prompt, got '${listed.title}'`);
   },
@@ -185,7 +221,10 @@ export const summaryChecks: Record<string, (store: SessionStore) => Promise<void
       () => undefined,
       (error: unknown) => error as { code?: string },
     );
-    check(refused?.code === 'invalid_session_state', `expected invalid_session_state, got ${String(refused?.code)}`);
+    check(
+      refused?.code === 'invalid_session_state',
+      `expected invalid_session_state, got ${String(refused?.code)}`,
+    );
     const found = await store.load('bad').then(
       () => 'stored',
       (error: { code?: string }) => error.code,

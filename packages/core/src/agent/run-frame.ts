@@ -1,0 +1,207 @@
+import { type AgentError, toAgentError } from '../errors/agent-error.js';
+import { RunStoppedError } from '../errors/run-error.js';
+import type { AgentEventOf } from '../events/agent-event.js';
+import { noEvents, type RunEvents } from '../events/run-events.js';
+import { needsRunSetup, prepareRun, type RunSetup } from '../governance/prepare-run.js';
+import { linkAbort } from '../loop/abortable.js';
+import { danglingCalls } from '../loop/dangling-calls.js';
+import { endRun } from '../loop/end-run.js';
+import { heldResults } from '../loop/held-results.js';
+import { SharedModelWatch } from '../loop/model-call-watch.js';
+import type { RunAbort } from '../loop/run-abort.js';
+import { RunContext } from '../loop/run-context.js';
+import type { AgentShared, RunState } from '../loop/run-state.js';
+import { emptyUsage } from '../messages/usage.js';
+import type { Orchestrator, RunEnd } from '../orchestrator/orchestrator.js';
+import type { RunJournal } from '../session/run-journal.js';
+import type { AgentResult } from './agent-result.js';
+import type { PreparedTools, ToolPreparation } from './prepared-tools.js';
+import { type PromptInput, toMessages } from './prompt-input.js';
+import type { PromptOptions } from './prompt-options.js';
+import type { CheckedDecisions } from './resume.js';
+
+/** What a run needs of its agent. */
+export interface RunOwner {
+  readonly shared: AgentShared;
+  readonly tools: ToolPreparation;
+  /** Called last, once the run is over, so the agent takes prompts again. */
+  runOver(runAbort: RunAbort): void;
+}
+
+/** The trace identity of one run: its trace, its root span and the caller's span, if any. */
+export interface RunTrace {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | undefined;
+}
+
+/**
+ * The whole run, in one async frame: a run waiting for its model holds one
+ * suspended frame here, with the orchestrator's and the model call's. Never
+ * rejects: failures end the run with `error`.
+ */
+export async function runFrame(
+  owner: RunOwner,
+  input: PromptInput | undefined,
+  options: PromptOptions,
+  orchestrator: Orchestrator,
+  runAbort: RunAbort,
+  runId: string,
+  trace: RunTrace,
+  events: RunEvents,
+  startedAt: number,
+  decisions: CheckedDecisions | undefined,
+): Promise<AgentResult> {
+  const shared = owner.shared;
+  const agentOptions = shared.options;
+  try {
+    let prepared: PreparedTools;
+    let setupError: AgentError | undefined;
+    let setup: RunSetup | undefined;
+    try {
+      // Prepared tools are kept between runs: no await for a run that reuses them.
+      prepared = owner.tools.ready ?? (await owner.tools.prepare());
+      // The session is claimed in the store first: one process runs it at a time, and two deciding one pause give one execution.
+      if (agentOptions.journal?.claim !== undefined)
+        await agentOptions.journal.claim(shared.messages, {
+          decisions: decisions !== undefined && decisions.size > 0,
+        });
+      if (needsRunSetup(agentOptions, decisions)) {
+        setup = await prepareRun({
+          options: agentOptions,
+          runId,
+          messages: shared.messages,
+          resuming: input === undefined,
+          tools: prepared,
+          decisions,
+          memory: shared.approvals,
+        });
+        prepared = setup.tools;
+      }
+    } catch (error) {
+      // A tool whose schema cannot be converted, a beforeRun hook that throws or a lost claim fails the run, never result().
+      setupError = toAgentError(error, 'invalid_config');
+      prepared = { tools: [], byName: new Map(), specs: [] };
+    }
+    const pending = danglingCalls(shared.messages);
+    const approvals = shared.approvals.pending;
+    const state: RunState = {
+      shared,
+      runId,
+      settings: {
+        model: setup?.model ?? agentOptions.model,
+        toolExecution: agentOptions.toolExecution ?? 'sequential',
+        maxParallelTools: agentOptions.maxParallelTools ?? 8,
+        maxTurns: agentOptions.limits?.maxTurns ?? 25,
+      },
+      tools: prepared.tools,
+      toolsByName: prepared.byName,
+      toolSpecs: prepared.specs,
+      abort: runAbort,
+      stopCause: undefined,
+      turn: 0,
+      seq: 0,
+      usage: emptyUsage(),
+      toolCalls: [],
+      pending,
+      held: approvals.length === 0 ? undefined : heldResults(approvals, pending),
+      truncated: undefined,
+      lastAssistant: undefined,
+      modelView: undefined,
+      modelViewLength: 0,
+      modelWatch: new SharedModelWatch(),
+      idCounter: 0,
+      systemPrompt: setup === undefined ? agentOptions.systemPrompt : setup.systemPrompt,
+      governance: setup?.governance,
+      halt: undefined,
+      journal: agentOptions.journal,
+      traceId: trace.traceId,
+      spanId: trace.spanId,
+      spans: events.spans,
+      turnSpan: 0,
+      modelCalls: 0,
+      retries: 0,
+      fallbacks: 0,
+      timeToFirstTokenMs: undefined,
+    };
+    events.model = state.settings.model;
+    state.journal?.runStarted(runId);
+    const context = new RunContext(state);
+    // The run's own callback comes first, so everything woken by the abort sees why it stopped.
+    const stopWatching = runAbort.onAbort((reason) => {
+      state.stopCause ??=
+        reason instanceof RunStoppedError && reason.code === 'timeout' ? 'timeout' : 'aborted';
+      state.modelWatch.runAborted(reason);
+    });
+    const unlink = linkAbort(options.signal, runAbort);
+    const timeoutMs = agentOptions.limits?.timeoutMs;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              runAbort.abort(
+                new RunStoppedError(
+                  'timeout',
+                  `The run took longer than limits.timeoutMs (${timeoutMs} ms).`,
+                ),
+              ),
+            timeoutMs,
+          );
+    try {
+      const start: AgentEventOf<'agent_start'> = {
+        type: 'agent_start',
+        runId,
+        turn: 0,
+        seq: state.seq++,
+        messages: shared.messages.length,
+        traceId: trace.traceId,
+        spanId: trace.spanId,
+      };
+      if (trace.parentSpanId !== undefined) start.parentSpanId = trace.parentSpanId;
+      if (options.links !== undefined && options.links.length > 0) start.links = options.links;
+      context.deliver(start);
+      if (input !== undefined) {
+        // Messages queued while no run was active come first, then the prompt.
+        context.takeQueued();
+        for (const message of toMessages(input)) context.append(message);
+      }
+      let end: RunEnd;
+      if (setupError !== undefined) end = { reason: 'error', error: setupError };
+      else {
+        try {
+          end = await orchestrator.run(context);
+        } catch (error) {
+          end = { reason: 'error', error: toAgentError(error, 'orchestrator_failed') };
+        }
+      }
+      const result = endRun(context, end, startedAt, trace.parentSpanId);
+      // Whatever ended the run answered or re-listed the calls that were waiting; a new prompt answers them as skipped.
+      shared.approvals.pending =
+        result.pendingApprovals === undefined ? [] : structuredClone(result.pendingApprovals);
+      if (state.journal !== undefined) await endJournal(state.journal, result, shared);
+      return result;
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      state.modelWatch.close();
+      stopWatching();
+      unlink();
+    }
+  } finally {
+    events.channel.close();
+    // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
+    shared.events = noEvents;
+    owner.runOver(runAbort);
+  }
+}
+
+/** Makes the end of the run durable; a store failure is reported in the result, never thrown. */
+async function endJournal(journal: RunJournal, result: AgentResult, shared: AgentShared): Promise<void> {
+  const logger = shared.logger;
+  try {
+    await journal.runEnded(result, { alwaysAllowedTools: [...shared.approvals.alwaysAllowed] });
+  } catch (error) {
+    logger.error('the session store could not record the end of the run', { error: String(error) });
+    result.error ??= toAgentError(error, 'session_store_failed');
+  }
+}
