@@ -68,6 +68,11 @@ export interface AgentOptions {
   maxParallelTools?: number;
   /** Default timeout for each tool call, in milliseconds; a tool's own `timeoutMs` wins. */
   toolTimeoutMs?: number;
+  /**
+   * The most characters of a tool's result the model is sent (its text blocks
+   * together); the rest is cut, with a note saying how much. Default 100 000.
+   */
+  toolResultMaxChars?: number;
   /** Output token cap for each model call. */
   maxOutputTokens?: number;
   temperature?: number;

@@ -16,6 +16,10 @@ export function checkAgentOptions(options: AgentOptions): void {
   if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns > 0)) {
     throw new ConfigError(`limits.maxTurns must be a positive integer, got ${maxTurns}.`);
   }
+  const maxChars = options.toolResultMaxChars;
+  if (maxChars !== undefined && !(Number.isInteger(maxChars) && maxChars > 0)) {
+    throw new ConfigError(`toolResultMaxChars must be a positive integer, got ${maxChars}.`);
+  }
   checkToolNames(options.tools ?? []);
   checkGovernance(options);
 }

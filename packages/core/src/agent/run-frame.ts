@@ -105,7 +105,7 @@ export async function runFrame(
       toolCalls: [],
       pending,
       held: approvals.length === 0 ? undefined : heldResults(approvals, pending),
-      truncated: undefined,
+      refused: undefined,
       lastAssistant: undefined,
       modelView: undefined,
       modelViewLength: 0,

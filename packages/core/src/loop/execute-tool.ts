@@ -3,6 +3,7 @@ import type { ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
 import type { AnyTool, ToolOutput } from '../tool/tool.js';
 import type { RunContext } from './run-context.js';
 import { roundMs } from './round-ms.js';
+import { capToolOutput } from './cap-tool-output.js';
 import { admitCall, type GateRefusal, stopForHalt } from '../governance/admit-call.js';
 import type { RunJournal } from '../session/run-journal.js';
 import { EventKind, type ToolCallEnd } from '../events/run-events.js';
@@ -15,7 +16,7 @@ type Checked = { ok: true; tool: AnyTool; input: unknown };
 
 /**
  * Runs one tool call: the one place every call passes. Emits
- * `tool_call_start`, refuses unknown tools, truncated calls and invalid input,
+ * `tool_call_start`, refuses unknown tools, calls the loop refused (cut off, malformed input) and invalid input,
  * asks the `beforeToolCall` hook, then governance (intent, guard, policy,
  * approval: see `admitCall`), runs the tool under its timeout and the run's
  * signal, emits `tool_call_end` and appends the result. Tool failures become
@@ -49,7 +50,7 @@ export async function executeTool(context: RunContext, call: ToolCallBlock): Pro
     stopForHalt(context);
     return waiting(call, outcome.message);
   }
-  const finished = settle(call, outcome, started);
+  const finished = settle(context, call, outcome, started);
   endEvent(context, finished, span, parent);
   const result = appendResult(context, finished);
   const journal = state.journal;
@@ -152,7 +153,7 @@ export async function executeTools(
         finished[index] = paused;
         continue;
       }
-      const done = settle(call, outcome, started);
+      const done = settle(context, call, outcome, started);
       finished[index] = done;
       endEvent(context, done, spans[index * 2] as number, spans[index * 2 + 1] as number);
       flush();
@@ -179,10 +180,12 @@ const alreadyRan: GateRefusal = { ok: false, message: 'already ran' };
 const paused: unique symbol = Symbol('paused');
 
 /** A call's outcome as it is reported and recorded: computed once, used by the event and the history. */
-function settle(call: ToolCallBlock, outcome: Outcome, started: number): ToolCallEnd {
+function settle(context: RunContext, call: ToolCallBlock, outcome: Outcome, started: number): ToolCallEnd {
   return {
     call,
-    content: outcome.ok ? normalizeOutput(outcome.output) : outcome.message,
+    content: outcome.ok
+      ? capToolOutput(normalizeOutput(outcome.output), context.state.shared.options.toolResultMaxChars)
+      : outcome.message,
     isError: !outcome.ok,
     durationMs: roundMs(performance.now() - started),
   };
@@ -253,12 +256,8 @@ function precheck(context: RunContext, call: ToolCallBlock): Checked | GateRefus
       ok: false,
       message: `Tool '${call.name}' was not run: the run was ${state.stopCause === 'timeout' ? 'timed out' : 'aborted'}.`,
     };
-  if (state.truncated?.has(call.id) === true) {
-    return {
-      ok: false,
-      message: `Tool call '${call.name}' was cut off by the output token limit (max_tokens) before its input was complete, so it was not run. Call it again with a shorter input.`,
-    };
-  }
+  const refused = state.refused?.get(call.id);
+  if (refused !== undefined) return { ok: false, message: refused };
   const prepared = state.toolsByName.get(call.name);
   if (prepared === undefined) {
     const known = [...state.toolsByName.keys()];

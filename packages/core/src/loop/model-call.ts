@@ -1,5 +1,5 @@
 import { AgentError } from '../errors/agent-error.js';
-import type { AgentMessage, AssistantMessage } from '../messages/messages.js';
+import type { AgentMessage, AssistantMessage, ToolCallBlock } from '../messages/messages.js';
 import { addUsage } from '../messages/usage.js';
 import type { ModelCallOptions, ModelCallResult } from '../orchestrator/orchestrator.js';
 import { costOf, type ModelRequest, type Provider } from '../provider/provider.js';
@@ -9,6 +9,7 @@ import { type AttemptOwner, endMessage, ModelAttempt } from './model-attempt.js'
 import type { ContextWindow } from '../context/context-window.js';
 import { fitContext, overflowError } from '../context/fit-context.js';
 import { type RetryPolicy, resolveRetryPolicy, retryDelay } from './retry-policy.js';
+import { toolInputProblem } from './tool-input-problem.js';
 import type { RunContext } from './run-context.js';
 
 // The functions of a call's promise, handed over by `capture` while `new Promise` runs it
@@ -275,7 +276,7 @@ function finish(
     }
     addUsage(state.usage, usage);
   }
-  let lastCall: string | undefined;
+  let lastCall: ToolCallBlock | undefined;
   // Ids of this message's calls so far; a Set only from the second call on, as most turns make one.
   let ids: Set<string> | undefined;
   let history: Set<string> | undefined;
@@ -284,7 +285,7 @@ function finish(
     history ??= state.shared.toolCallIds ??= toolCallIdsOf(state.shared.messages);
     // An id an earlier call of the history has: a provider would refuse the history, on every later turn too.
     if (history.has(block.id)) return reusedId(context, message, block.id, attempt);
-    if (lastCall !== undefined && ids === undefined) ids = new Set([lastCall]);
+    if (lastCall !== undefined && ids === undefined) ids = new Set([lastCall.id]);
     // Some compatible servers repeat or omit ids; every call needs its own so its result pairs with it.
     if (
       typeof block.id !== 'string' ||
@@ -295,12 +296,26 @@ function finish(
       block.id = `call_${state.runId.slice(0, 8)}_${state.idCounter++}`;
     }
     ids?.add(block.id);
-    if (typeof block.input !== 'object' || block.input === null) block.input = {};
-    lastCall = block.id;
+    if (block.input === undefined) block.input = {};
+    else {
+      const problem = toolInputProblem(block.input);
+      // Kept as it came, such input would make every later request of the history fail to serialise or send.
+      if (problem !== undefined) {
+        block.input = {};
+        (state.refused ??= new Map()).set(
+          block.id,
+          `Tool call '${block.name}' was not run: ${problem}. Call it again with a JSON object of arguments that fits the tool's parameters.`,
+        );
+      }
+    }
+    lastCall = block;
   }
   // A response cut off by the output limit may end in a call whose input is incomplete: never run it.
   if (message.stopReason === 'max_tokens' && lastCall !== undefined)
-    (state.truncated ??= new Set()).add(lastCall);
+    (state.refused ??= new Map()).set(
+      lastCall.id,
+      `Tool call '${lastCall.name}' was cut off by the output token limit (max_tokens) before its input was complete, so it was not run. Call it again with a shorter input.`,
+    );
   endMessage(context, message, attempt.span, attempt.parentSpan);
   if (usage !== undefined) {
     context.deliver({

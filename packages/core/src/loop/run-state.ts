@@ -78,8 +78,12 @@ export interface RunState {
    * until a pause holds one.
    */
   held: Map<string, ToolCallEnd> | undefined;
-  /** Calls cut off by the output limit; they are answered with an error, never run. Made at the first. */
-  truncated: Set<string> | undefined;
+  /**
+   * Calls the loop refuses before any check, by id, with the message their
+   * error result gives: cut off by the output limit, or input that is not a
+   * JSON object, too deep or too large. Never run. Made at the first.
+   */
+  refused: Map<string, string> | undefined;
   lastAssistant: AssistantMessage | undefined;
   /** The history as the model sees it, when that differs from the history, and the history length it was made at. */
   modelView: Message[] | undefined;
