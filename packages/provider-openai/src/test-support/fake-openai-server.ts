@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { responsesInputProblem } from './responses-input-check.js';
 
 /** One scripted answer of the fake server. */
 export interface ScriptedReply {
@@ -27,7 +28,12 @@ export interface RecordedRequest {
   body: any;
 }
 
-/** A local HTTP server that answers like OpenAI (or a compatible server) from a script. */
+/**
+ * A local HTTP server that answers like OpenAI (or a compatible server) from a script.
+ * Requests to a Responses endpoint whose `input` the strictest real server would refuse
+ * (an item without its `type`, an assistant message whose content is not `output_text`
+ * parts) get that server's HTTP 400 and use up no scripted reply.
+ */
 export interface FakeOpenAIServer {
   /** `http://127.0.0.1:<port>` */
   readonly origin: string;
@@ -101,6 +107,16 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
         headers: request.headers,
         body,
       });
+      const problem = /\/responses(\/input_tokens)?$/.test(request.url ?? '')
+        ? responsesInputProblem(body)
+        : undefined;
+      if (problem !== undefined) {
+        void answer(
+          { status: 400, json: { error: { code: 400, message: problem, type: 'invalid_request_error' } } },
+          response,
+        );
+        return;
+      }
       const reply = queue.shift() ?? {
         status: 500,
         json: { error: { message: 'fake server: no scripted reply left', type: 'server_error' } },
