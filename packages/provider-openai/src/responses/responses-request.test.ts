@@ -100,7 +100,7 @@ describe('responses: request body', () => {
   it('history: assistant text, function calls and outputs paired by call_id, same-model reasoning replayed', async () => {
     const signature = encodeReasoningSignature({ id: 'rs_1', encryptedContent: 'enc==' });
     const history: Message[] = [
-      { type: 'message', role: 'user', content: 'Weather in Paris?' },
+      { role: 'user', content: 'Weather in Paris?' },
       {
         role: 'assistant',
         content: [
