@@ -23,6 +23,7 @@ import {
   semconvVersionFromEnvironment,
   spanNames,
 } from './semconv.js';
+import { setUsageAttributes } from './usage-attributes.js';
 
 /** Options of `instrument()`. */
 export interface InstrumentOptions {
@@ -160,14 +161,7 @@ export function instrument(agent: Agent, options: InstrumentOptions = {}): () =>
     span.setAttribute(attributes.responseFinishReasons, [
       finishReasons[message.stopReason] ?? message.stopReason,
     ]);
-    if (message.usage !== undefined) {
-      span.setAttribute(attributes.usageInputTokens, message.usage.input);
-      span.setAttribute(attributes.usageOutputTokens, message.usage.output);
-      if (message.usage.cacheRead > 0)
-        span.setAttribute(attributes.usageCacheReadInputTokens, message.usage.cacheRead);
-      if (message.usage.cacheWrite > 0)
-        span.setAttribute(attributes.usageCacheCreationInputTokens, message.usage.cacheWrite);
-    }
+    if (message.usage !== undefined) setUsageAttributes(span, message.usage);
     if (event.error !== undefined) {
       span.setAttribute(attributes.errorType, event.error.code);
       span.recordException({ name: event.error.name, message: event.error.message });
@@ -230,8 +224,7 @@ export function instrument(agent: Agent, options: InstrumentOptions = {}): () =>
     }
     for (const call of result.toolCalls) toolContexts.delete(call.id);
     const span = run.span;
-    span.setAttribute(attributes.usageInputTokens, result.usage.input);
-    span.setAttribute(attributes.usageOutputTokens, result.usage.output);
+    setUsageAttributes(span, result.usage);
     span.setAttribute(attributes.terminateReason, result.terminateReason);
     const failed = result.terminateReason === 'error' || result.terminateReason === 'timeout';
     if (failed) {
