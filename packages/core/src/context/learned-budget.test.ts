@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import {
+  Agent,
+  type AgentEvent,
+  ContextWindow,
+  type Message,
+  type ModelEvent,
+  type ModelRequest,
+  type Provider,
+  ProviderError,
+  type ProviderErrorOptions,
+} from '../index.js';
+import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { budgetAfterOverflow } from './budget-after-overflow.js';
+
+// A backend that refuses any request over `limit` of its own tokens, in a real refusal's words.
+// Its tokenizer counts a token every three characters by default: a third more than the window's
+// default estimate (ceil(chars / 4)), as real tokenizers often do on code and numbers.
+function limitedBackend(
+  limit: number,
+  refusal: (tokens: number) => ProviderError,
+  charactersPerToken = 3,
+  name = 'backend',
+) {
+  const seen: { tokens: number; refused: boolean }[] = [];
+  const count = (request: ModelRequest) => {
+    let characters = (request.system ?? '').length;
+    for (const message of request.messages)
+      characters +=
+        typeof message.content === 'string' ? message.content.length : JSON.stringify(message.content).length;
+    return Math.ceil(characters / charactersPerToken);
+  };
+  const provider: Provider = {
+    name,
+    async *stream(request): AsyncGenerator<ModelEvent> {
+      const tokens = count(request);
+      const refused = tokens > limit;
+      seen.push({ tokens, refused });
+      if (refused) {
+        yield { type: 'error', error: refusal(tokens) };
+        return;
+      }
+      yield {
+        type: 'done',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'text', text: 'Noted.' }],
+          stopReason: 'end_turn',
+          provider: name,
+          model: request.model,
+          usage: { input: tokens, output: 2, cacheRead: 0, cacheWrite: 0 },
+        },
+      };
+    },
+  };
+  return { provider, seen };
+}
+
+const anthropicRefusal = (limit: number) => (tokens: number) =>
+  new ProviderError({
+    kind: 'context_overflow',
+    message: `prompt is too long: ${tokens} tokens > ${limit} maximum`,
+    status: 400,
+    provider: 'backend',
+  });
+
+// Each prompt is about 300 of the backend's tokens.
+const prompt = (turn: number) => `Turn ${turn}: ${'note '.repeat(180)}`;
+
+async function converse(agent: Agent, turns: number) {
+  const events: AgentEvent[] = [];
+  for (let turn = 1; turn <= turns; turn++) {
+    const run = agent.prompt(prompt(turn));
+    for await (const event of run) events.push(event);
+    expect((await run.result()).terminateReason).toBe('completed');
+  }
+  return events;
+}
+
+describe('a context window learns from a refusal', () => {
+  it('the first overflow costs one refused request; later turns compact before sending', async () => {
+    const { provider, seen } = limitedBackend(2_000, anthropicRefusal(2_000));
+    const agent = new Agent({
+      provider,
+      model: 'small',
+      orchestrator: stepOrchestrator,
+      // Far more than the backend really takes.
+      contextWindow: { budgetTokens: 1_000_000 },
+    });
+    const events = await converse(agent, 16);
+
+    expect(seen.filter((request) => request.refused)).toHaveLength(1);
+    expect(seen).toHaveLength(16 + 1);
+    const reasons = events.flatMap((event) => (event.type === 'compaction' ? [event.reason] : []));
+    expect(reasons[0]).toBe('overflow');
+    expect(reasons.slice(1).length).toBeGreaterThan(0);
+    expect(reasons.slice(1).every((reason) => reason === 'budget')).toBe(true);
+    // Every request after the refusal fits the backend.
+    expect(
+      Math.max(...seen.slice(seen.findIndex((request) => request.refused) + 1).map((r) => r.tokens)),
+    ).toBeLessThanOrEqual(2_000);
+  });
+
+  it('a refusal that names no limit teaches the largest prompt the backend accepted', async () => {
+    const { provider, seen } = limitedBackend(
+      2_000,
+      () =>
+        new ProviderError({
+          kind: 'context_overflow',
+          message:
+            'Your input exceeds the context window of this model. Please adjust your input and try again.',
+          status: 400,
+          provider: 'backend',
+        }),
+      4,
+    );
+    const window = new ContextWindow({ budgetTokens: 1_000_000 });
+    const agent = new Agent({
+      provider,
+      model: 'small',
+      orchestrator: stepOrchestrator,
+      contextWindow: window,
+    });
+    await converse(agent, 12);
+    const refusedAt = seen.findIndex((request) => request.refused);
+    expect(refusedAt).toBeGreaterThan(0);
+    expect(seen.filter((request) => request.refused)).toHaveLength(1);
+    const accepted = Math.max(...seen.slice(0, refusedAt).map((request) => request.tokens));
+    expect(window.learnedBudget('backend', 'small')).toBe(accepted);
+  });
+});
+
+describe('ContextWindow.learnBudget', () => {
+  const provider: Provider = { name: 'p', async *stream() {} };
+
+  it('lowers the budget of one provider model for good, never raises it, and leaves others alone', () => {
+    const window = new ContextWindow({ budgetTokens: 10_000 });
+    expect(window.learnedBudget('p', 'a')).toBeUndefined();
+    expect(window.budgetFor(provider, 'a', undefined)).toBe(10_000);
+    expect(window.learnBudget('p', 'a', 4_000.7)).toBe(4_000);
+    expect(window.budgetFor(provider, 'a', undefined)).toBe(4_000);
+    expect(window.learnBudget('p', 'a', 6_000)).toBe(4_000);
+    expect(window.budgetFor(provider, 'a', undefined)).toBe(4_000);
+    expect(window.budgetFor(provider, 'b', undefined)).toBe(10_000);
+    expect(window.budgetFor({ ...provider, name: 'q' }, 'a', undefined)).toBe(10_000);
+    // A learned budget above the configured one changes nothing.
+    window.learnBudget('p', 'c', 50_000);
+    expect(window.budgetFor(provider, 'c', undefined)).toBe(10_000);
+  });
+});
+
+describe('budgetAfterOverflow', () => {
+  const facts = (error: ProviderError, history: Message[] = []) => ({
+    error,
+    measured: 1_500,
+    maxOutputTokens: undefined,
+    history,
+    provider: 'p',
+    model: 'm',
+  });
+  const refusal = (message: string, fields: Partial<ProviderErrorOptions> = {}) =>
+    new ProviderError({ kind: 'context_overflow', message, ...fields });
+
+  it('the named limit, scaled by how the provider and the window counted the refused request', () => {
+    // The provider counted 2,000 where the window counted 1,500: the window's budget is 3/4 of the limit.
+    expect(budgetAfterOverflow(facts(refusal('prompt is too long: 2000 tokens > 1600 maximum')))).toBe(1_200);
+  });
+
+  it('less the output the request reserved, when the refusal counts it', () => {
+    const error = refusal(
+      "This model's maximum context length is 4096 tokens. However, you requested 5120 tokens (4096 in the messages, 1024 in the completion).",
+    );
+    expect(budgetAfterOverflow({ ...facts(error), measured: 4_096 })).toBe(3_072);
+    const stated = refusal('the request exceeds the available context size', { contextLimit: 4096 });
+    expect(budgetAfterOverflow({ ...facts(stated), maxOutputTokens: 1_000 })).toBe(3_096);
+  });
+
+  it('without a named limit: the largest prompt accepted from that provider model, cache included', () => {
+    const answer = (provider: string, input: number, cacheRead = 0): Message => ({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'ok' }],
+      stopReason: 'end_turn',
+      provider,
+      model: 'm',
+      usage: { input, output: 1, cacheRead, cacheWrite: 0 },
+    });
+    const error = refusal('Your input exceeds the context window of this model.');
+    expect(
+      budgetAfterOverflow(facts(error, [answer('p', 100, 900), answer('p', 1_200), answer('other', 1_400)])),
+    ).toBe(1_200);
+    // Nothing accepted yet: at least never as large as the refused request again.
+    expect(budgetAfterOverflow(facts(error))).toBe(1_499);
+  });
+});
