@@ -64,6 +64,7 @@ export async function fitContext(
       });
     }
   }
+  const scale = estimate > 0 ? measured / estimate : 1;
   if (overflow === undefined) {
     if (measured <= window.threshold * budget) return { ok: true, request };
   } else {
@@ -75,8 +76,10 @@ export async function fitContext(
       budgetAfterOverflow({
         error: overflow,
         measured,
+        scale,
         maxOutputTokens: shared.options.maxOutputTokens,
-        history: shared.messages,
+        view,
+        overhead,
         provider: providerName,
         model: request.model,
       }),
@@ -87,7 +90,6 @@ export async function fitContext(
   if (state.pending.size > 0)
     return overflow === undefined ? { ok: true, request } : fail(overflowError(overflow));
 
-  const scale = estimate > 0 ? measured / estimate : 1;
   const placeholder = window.counter({ role: 'user', content: markerText(1_000_000) });
   const userPinned = window.pinned;
   let plan: CompactionPlan;

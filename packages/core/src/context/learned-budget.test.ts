@@ -6,6 +6,7 @@ import {
   type Message,
   type ModelEvent,
   type ModelRequest,
+  estimateTokens,
   type Provider,
   ProviderError,
   type ProviderErrorOptions,
@@ -101,7 +102,7 @@ describe('a context window learns from a refusal', () => {
     ).toBeLessThanOrEqual(2_000);
   });
 
-  it('a refusal that names no limit teaches the largest prompt the backend accepted', async () => {
+  it('a refusal that names no limit teaches the largest request the backend accepted', async () => {
     const { provider, seen } = limitedBackend(
       2_000,
       () =>
@@ -112,21 +113,31 @@ describe('a context window learns from a refusal', () => {
           status: 400,
           provider: 'backend',
         }),
-      4,
     );
     const window = new ContextWindow({ budgetTokens: 1_000_000 });
+    const sent: ModelRequest[] = [];
+    const recording: Provider = {
+      name: provider.name,
+      stream(request, options) {
+        sent.push({ ...request, messages: request.messages.slice() });
+        return provider.stream(request, options);
+      },
+    };
     const agent = new Agent({
-      provider,
+      provider: recording,
       model: 'small',
       orchestrator: stepOrchestrator,
       contextWindow: window,
     });
-    await converse(agent, 12);
+    const events = await converse(agent, 16);
     const refusedAt = seen.findIndex((request) => request.refused);
     expect(refusedAt).toBeGreaterThan(0);
     expect(seen.filter((request) => request.refused)).toHaveLength(1);
-    const accepted = Math.max(...seen.slice(0, refusedAt).map((request) => request.tokens));
-    expect(window.learnedBudget('backend', 'small')).toBe(accepted);
+    // The window's own count of the last request accepted before the refusal.
+    const accepted = sent[refusedAt - 1] as ModelRequest;
+    const counted = accepted.messages.reduce((total, message) => total + estimateTokens(message), 0);
+    expect(window.learnedBudget('backend', 'small')).toBe(counted);
+    expect(events.filter((event) => event.type === 'compaction').length).toBeGreaterThan(1);
   });
 });
 
@@ -150,11 +161,21 @@ describe('ContextWindow.learnBudget', () => {
 });
 
 describe('budgetAfterOverflow', () => {
+  const window = new ContextWindow({ budgetTokens: 100_000 });
+  const answer = (provider: string, text: string): Message => ({
+    role: 'assistant',
+    content: [{ type: 'text', text }],
+    stopReason: 'end_turn',
+    provider,
+    model: 'm',
+  });
   const facts = (error: ProviderError, history: Message[] = []) => ({
     error,
     measured: 1_500,
+    scale: 1,
     maxOutputTokens: undefined,
-    history,
+    view: window.sync(history),
+    overhead: 10,
     provider: 'p',
     model: 'm',
   });
@@ -175,20 +196,21 @@ describe('budgetAfterOverflow', () => {
     expect(budgetAfterOverflow({ ...facts(stated), maxOutputTokens: 1_000 })).toBe(3_096);
   });
 
-  it('without a named limit: the largest prompt accepted from that provider model, cache included', () => {
-    const answer = (provider: string, input: number, cacheRead = 0): Message => ({
-      role: 'assistant',
-      content: [{ type: 'text', text: 'ok' }],
-      stopReason: 'end_turn',
-      provider,
-      model: 'm',
-      usage: { input, output: 1, cacheRead, cacheWrite: 0 },
-    });
+  it('without a named limit: what was sent before the latest answer of that provider model', () => {
     const error = refusal('Your input exceeds the context window of this model.');
-    expect(
-      budgetAfterOverflow(facts(error, [answer('p', 100, 900), answer('p', 1_200), answer('other', 1_400)])),
-    ).toBe(1_200);
-    // Nothing accepted yet: at least never as large as the refused request again.
-    expect(budgetAfterOverflow(facts(error))).toBe(1_499);
+    const history: Message[] = [
+      { role: 'user', content: 'x'.repeat(400) },
+      answer('p', 'y'.repeat(40)),
+      { role: 'user', content: 'z'.repeat(800) },
+      answer('p', 'w'.repeat(400)),
+      { role: 'user', content: 'v'.repeat(40) },
+      answer('other', 'u'.repeat(40)),
+      { role: 'user', content: 't'.repeat(40) },
+    ];
+    // The overhead, the first user message and its answer, the second user message: 10 + 100 + 10 + 200.
+    expect(budgetAfterOverflow(facts(error, history))).toBe(320);
+    expect(budgetAfterOverflow({ ...facts(error, history), scale: 2 })).toBe(640);
+    // Nothing accepted in view: at least never as large as the refused request again.
+    expect(budgetAfterOverflow(facts(error, [{ role: 'user', content: 'hello' }]))).toBe(1_499);
   });
 });
