@@ -41,6 +41,8 @@ export interface FakeOpenAIServer {
   readonly requests: RecordedRequest[];
   /** Queues replies, answered in order; a request with none queued gets a 500. */
   reply(...replies: ScriptedReply[]): void;
+  /** Answers every request that finds no reply queued from the request itself (undefined: stop). */
+  replyWith(answer: ((request: RecordedRequest) => ScriptedReply) | undefined): void;
   /** How many responses the client closed before the server ended them. */
   readonly clientClosed: number;
   /** Resolves when the client has closed a response the server still held open. */
@@ -52,6 +54,7 @@ export interface FakeOpenAIServer {
 export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
   const requests: RecordedRequest[] = [];
   const queue: ScriptedReply[] = [];
+  let answerer: ((request: RecordedRequest) => ScriptedReply) | undefined;
   let clientClosed = 0;
   let closeWaiters: (() => void)[] = [];
 
@@ -101,12 +104,13 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
       } catch {
         // Recorded as text.
       }
-      requests.push({
+      const recorded: RecordedRequest = {
         method: request.method ?? '',
         path: request.url ?? '',
         headers: request.headers,
         body,
-      });
+      };
+      requests.push(recorded);
       const problem = /\/responses(\/input_tokens)?$/.test(request.url ?? '')
         ? responsesInputProblem(body)
         : undefined;
@@ -117,10 +121,11 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
         );
         return;
       }
-      const reply = queue.shift() ?? {
-        status: 500,
-        json: { error: { message: 'fake server: no scripted reply left', type: 'server_error' } },
-      };
+      const reply = queue.shift() ??
+        answerer?.(recorded) ?? {
+          status: 500,
+          json: { error: { message: 'fake server: no scripted reply left', type: 'server_error' } },
+        };
       void answer(reply, response);
     });
   });
@@ -131,6 +136,9 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
     origin: `http://127.0.0.1:${port}`,
     requests,
     reply: (...replies) => queue.push(...replies),
+    replyWith: (answer) => {
+      answerer = answer;
+    },
     get clientClosed() {
       return clientClosed;
     },
