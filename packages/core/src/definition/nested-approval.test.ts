@@ -610,7 +610,9 @@ describe('nested approvals in a stored session', () => {
     expect((await session.prompt('research tides').result()).terminateReason).toBe('await_user');
 
     const second = world({ parallel: true, sibling: true });
-    const reopened = await new SessionManager({ store, agentOptions: () => second.agentOptions }).get(session.id);
+    const reopened = await new SessionManager({ store, agentOptions: () => second.agentOptions }).get(
+      session.id,
+    );
     const [approval] = reopened.agent.pendingApprovals;
     if (approval === undefined) throw new Error('a stored approval expected');
     expect(approval.heldResults?.map((held) => held.toolCallId)).toEqual(['p9']);
