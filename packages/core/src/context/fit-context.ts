@@ -64,7 +64,6 @@ export async function fitContext(
       });
     }
   }
-  const scale = estimate > 0 ? measured / estimate : 1;
   if (overflow === undefined) {
     if (measured <= window.threshold * budget) return { ok: true, request };
   } else {
@@ -76,7 +75,7 @@ export async function fitContext(
       budgetAfterOverflow({
         error: overflow,
         measured,
-        scale,
+        scale: estimate > 0 ? measured / estimate : 1,
         maxOutputTokens: shared.options.maxOutputTokens,
         view,
         overhead,
@@ -90,6 +89,7 @@ export async function fitContext(
   if (state.pending.size > 0)
     return overflow === undefined ? { ok: true, request } : fail(overflowError(overflow));
 
+  const scale = estimate > 0 ? measured / estimate : 1;
   const placeholder = window.counter({ role: 'user', content: markerText(1_000_000) });
   const userPinned = window.pinned;
   let plan: CompactionPlan;
