@@ -3,7 +3,6 @@ import {
   type AgentEvent,
   type AgentMessage,
   defineTool,
-  type Orchestrator,
   ProviderError,
   toolCallsOf,
 } from '@agent-core/core';
@@ -18,6 +17,7 @@ import {
   startAnthropicServer,
 } from './test-support/anthropic-server.js';
 import { messageStart, textResponse, toolCallResponse } from './test-support/sse-builder.js';
+import { toolLoop } from './test-support/tool-loop.js';
 
 const model = 'claude-sonnet-4-6';
 let server: AnthropicTestServer;
@@ -39,27 +39,6 @@ beforeEach(() => {
 });
 const requestsMade = () => server.requests.length - requestsBefore;
 const fallbackRequestsMade = () => fallbackServer.requests.length - fallbackRequestsBefore;
-
-// A plugin may not import another plugin, so the tool loop is written here
-// from core's helpers, as a user's own orchestrator would be.
-const toolLoop: Orchestrator = {
-  name: 'test-tool-loop',
-  async run(context) {
-    for (;;) {
-      const stop = context.nextTurn();
-      if (stop !== undefined) return { reason: stop };
-      const response = await context.callModel();
-      if (!response.ok) return { reason: response.reason, error: response.error };
-      const calls = toolCallsOf(response.message);
-      if (calls.length === 0) {
-        context.endTurn(response.message);
-        return { reason: 'completed' };
-      }
-      for (const call of calls) await context.executeTool(call);
-      context.endTurn(response.message);
-    }
-  },
-};
 
 const add = defineTool({
   name: 'add',

@@ -21,6 +21,12 @@ export interface AnthropicOptions {
   apiKey?: string;
   /** API base URL, for proxies and gateways; the SDK's default is `https://api.anthropic.com`. */
   baseURL?: string;
+  /**
+   * Provider name on messages (`message.provider`) and errors, and the start of error messages.
+   * Default `anthropic`; error messages then say `Anthropic API`, or the base URL's host when
+   * it is not Anthropic's (a proxy, llama.cpp's server).
+   */
+  name?: string;
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof globalThis.fetch;
   /** Headers added to every request, such as `anthropic-beta`. */

@@ -11,6 +11,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { AnthropicOptions } from './anthropic-options.js';
 import { type AnthropicSdk, loadSdk } from './load-sdk.js';
 import { anthropicModelInfo } from './model-info.js';
+import { type ProviderNames, providerLabel } from './provider-label.js';
 import { streamAnthropic } from './stream-anthropic.js';
 import { anthropicProviderName } from './to-anthropic-messages.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
@@ -18,7 +19,8 @@ import { toProviderError } from './to-provider-error.js';
 
 /** The provider `anthropic()` returns: a core `Provider` with token counting and model info. */
 export interface AnthropicProvider extends Provider {
-  readonly name: 'anthropic';
+  /** `anthropic`, or the `name` option. */
+  readonly name: string;
   /** Counts the input tokens of a request with the API's token counting endpoint. Rejects with a `ProviderError`. */
   countTokens(request: ModelRequest): Promise<number>;
   /** Context window, output cap and prices of a Claude model; undefined for unknown models. */
@@ -49,14 +51,19 @@ function checkOptions(options: AnthropicOptions): void {
   if (options.apiKey !== undefined && typeof options.apiKey !== 'string') {
     throw new ConfigError('anthropic(): apiKey must be a string.');
   }
+  if (options.name !== undefined && (typeof options.name !== 'string' || options.name === '')) {
+    throw new ConfigError(
+      `anthropic(): name must be a non-empty string, got ${JSON.stringify(options.name)}.`,
+    );
+  }
 }
 
-function missingKeyError(): ProviderError {
+function missingKeyError(provider: string): ProviderError {
   return new ProviderError({
     kind: 'auth',
     message:
       'No Anthropic API key: set the ANTHROPIC_API_KEY environment variable or pass apiKey to anthropic({ apiKey }).',
-    provider: anthropicProviderName,
+    provider,
   });
 }
 
@@ -73,21 +80,26 @@ function missingKeyError(): ProviderError {
  */
 export function anthropic(options: AnthropicOptions = {}): AnthropicProvider {
   checkOptions(options);
+  const name = options.name ?? anthropicProviderName;
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const settings = {
+    providerName: name,
     defaultMaxTokens: options.defaultMaxTokens,
     thinking: options.thinking,
     promptCaching: options.promptCaching,
   };
   let client: Anthropic | undefined;
   let clientKey: string | undefined;
+  let names: ProviderNames = { provider: name, label: providerLabel(options.name, options.baseURL) };
 
   // The key is looked up on every request, so a key set or rotated in the
   // environment after construction is used; the client is rebuilt only when
   // the key changes.
-  async function clientForRequest(): Promise<{ sdk: AnthropicSdk; client: Anthropic } | ProviderError> {
+  async function clientForRequest(): Promise<
+    { sdk: AnthropicSdk; client: Anthropic; names: ProviderNames } | ProviderError
+  > {
     const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY;
-    if (apiKey === undefined || apiKey === '') return missingKeyError();
+    if (apiKey === undefined || apiKey === '') return missingKeyError(name);
     const sdk = await loadSdk();
     if (client === undefined || clientKey !== apiKey) {
       client = new sdk.Anthropic({
@@ -103,15 +115,17 @@ export function anthropic(options: AnthropicOptions = {}): AnthropicProvider {
         maxRetries: 0,
       });
       clientKey = apiKey;
+      // The SDK resolves the base URL (the option, ANTHROPIC_BASE_URL, or Anthropic's): name who answers by it.
+      names = { provider: name, label: providerLabel(options.name, client.baseURL) };
     }
-    return { sdk, client };
+    return { sdk, client, names };
   }
 
   return {
-    name: anthropicProviderName,
+    name,
     stream(request: ModelRequest, streamOptions?: StreamOptions): AsyncIterable<ModelEvent> {
       return streamAnthropic(
-        { settings, timeoutMs, client: clientForRequest },
+        { settings, timeoutMs, provider: name, client: clientForRequest },
         request,
         streamOptions?.signal,
       );
@@ -131,7 +145,7 @@ export function anthropic(options: AnthropicOptions = {}): AnthropicProvider {
         });
         return counted.input_tokens;
       } catch (error) {
-        throw toProviderError(error, resolved.sdk);
+        throw toProviderError(error, resolved.sdk, resolved.names);
       }
     },
     modelInfo: anthropicModelInfo,

@@ -6,8 +6,8 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import type { AnthropicSdk } from './load-sdk.js';
 import { anthropicModelInfo } from './model-info.js';
+import type { ProviderNames } from './provider-label.js';
 import { StreamAssembler } from './stream-assembler.js';
-import { anthropicProviderName } from './to-anthropic-messages.js';
 import { type RequestSettings, toAnthropicRequest } from './to-anthropic-request.js';
 import { toProviderError } from './to-provider-error.js';
 
@@ -15,8 +15,13 @@ import { toProviderError } from './to-provider-error.js';
 export interface StreamContext {
   settings: RequestSettings;
   timeoutMs: number;
-  /** Returns the SDK and a client for the current API key, or a ProviderError when there is no key. */
-  client(): Promise<{ sdk: AnthropicSdk; client: Anthropic } | ProviderError>;
+  /** The provider's name (`message.provider`, `error.provider`). */
+  provider: string;
+  /**
+   * Returns the SDK, a client for the current API key and who it talks to (for messages),
+   * or a ProviderError when there is no key.
+   */
+  client(): Promise<{ sdk: AnthropicSdk; client: Anthropic; names: ProviderNames } | ProviderError>;
 }
 
 function errorEvent(error: ProviderError): ModelEvent {
@@ -38,16 +43,18 @@ export async function* streamAnthropic(
   request: ModelRequest,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<ModelEvent, void, undefined> {
-  const assembler = new StreamAssembler(request.model, anthropicModelInfo(request.model)?.pricing);
+  const pricing = anthropicModelInfo(request.model)?.pricing;
   // A function, not a narrowed property: the signal changes while we await.
   const aborted = (): boolean => signal?.aborted === true;
   if (aborted()) {
-    yield { type: 'done', message: assembler.abortedMessage() };
+    const names = { provider: context.provider, label: context.provider };
+    yield { type: 'done', message: new StreamAssembler(request.model, pricing, names).abortedMessage() };
     return;
   }
 
   let client: Anthropic;
   let sdk: AnthropicSdk;
+  let names: ProviderNames;
   let body: MessageCreateParamsStreaming;
   try {
     const resolved = await context.client();
@@ -55,19 +62,20 @@ export async function* streamAnthropic(
       yield errorEvent(resolved);
       return;
     }
-    ({ client, sdk } = resolved);
+    ({ client, sdk, names } = resolved);
     body = toAnthropicRequest(request, context.settings);
   } catch (error) {
     yield errorEvent(
       new ProviderError({
         kind: 'fatal',
-        message: `Could not prepare the Anthropic request: ${error instanceof Error ? error.message : String(error)}`,
-        provider: anthropicProviderName,
+        message: `Could not prepare the request for ${context.provider}: ${error instanceof Error ? error.message : String(error)}`,
+        provider: context.provider,
         cause: error,
       }),
     );
     return;
   }
+  const assembler = new StreamAssembler(request.model, pricing, names);
 
   // The SDK may have been loading while the caller aborted.
   if (aborted()) {
@@ -92,8 +100,8 @@ export async function* streamAnthropic(
     errorEvent(
       new ProviderError({
         kind: 'network',
-        message: `The Anthropic stream sent nothing for ${context.timeoutMs} ms and was stopped.`,
-        provider: anthropicProviderName,
+        message: `The stream from ${names.label} sent nothing for ${context.timeoutMs} ms and was stopped.`,
+        provider: names.provider,
       }),
     );
 
@@ -103,7 +111,7 @@ export async function* streamAnthropic(
       stream = await client.messages.create(body, { signal: controller.signal, timeout: context.timeoutMs });
     } catch (error) {
       if (aborted()) yield { type: 'done', message: assembler.abortedMessage() };
-      else yield errorEvent(toProviderError(error, sdk));
+      else yield errorEvent(toProviderError(error, sdk, names));
       return;
     }
 
@@ -126,7 +134,7 @@ export async function* streamAnthropic(
     } catch (error) {
       if (aborted()) yield { type: 'done', message: assembler.abortedMessage() };
       else if (stalled) yield stalledError();
-      else yield errorEvent(toProviderError(error, sdk));
+      else yield errorEvent(toProviderError(error, sdk, names));
       return;
     }
 
@@ -137,8 +145,8 @@ export async function* streamAnthropic(
       yield errorEvent(
         new ProviderError({
           kind: 'network',
-          message: 'The Anthropic stream ended before message_stop: the connection closed early.',
-          provider: anthropicProviderName,
+          message: `The stream from ${names.label} ended before message_stop: the connection closed early.`,
+          provider: names.provider,
         }),
       );
     } else yield { type: 'done', message: assembler.message() };

@@ -11,7 +11,7 @@ import {
   costOf,
 } from '@agent-core/core';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import { anthropicProviderName } from './to-anthropic-messages.js';
+import type { ProviderNames } from './provider-label.js';
 
 type ContentBlock = TextBlock | ThinkingBlock | ToolCallBlock;
 
@@ -82,6 +82,7 @@ export class StreamAssembler {
   constructor(
     private readonly model: string,
     private readonly pricing: ModelInfo['pricing'] | undefined,
+    private readonly names: ProviderNames,
   ) {}
 
   /** Applies one stream event. */
@@ -150,7 +151,7 @@ export class StreamAssembler {
       content: blocks.map((entry) => entry.block),
       stopReason,
       usage: this.currentUsage(),
-      provider: anthropicProviderName,
+      provider: this.names.provider,
       model: this.model,
     };
   }
@@ -289,8 +290,8 @@ export class StreamAssembler {
   private malformedInput(open: Extract<OpenBlock, { type: 'tool' }>, reason: string): ProviderError {
     return new ProviderError({
       kind: 'malformed',
-      message: `Anthropic sent arguments for tool "${open.name}" (call ${open.id}) that cannot be parsed: ${reason}.`,
-      provider: anthropicProviderName,
+      message: `${this.names.label} sent arguments for tool "${open.name}" (call ${open.id}) that cannot be parsed: ${reason}.`,
+      provider: this.names.provider,
     });
   }
 

@@ -14,7 +14,7 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 
-/** The provider name written on assistant messages; thinking is replayed only to it. */
+/** The provider name written on assistant messages unless the `name` option says otherwise; thinking is replayed only to it. */
 export const anthropicProviderName = 'anthropic';
 
 type ImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
@@ -60,8 +60,8 @@ function toolResultBlock(message: ToolResultMessage): ToolResultBlockParam {
  * signature, and another model's or provider's reasoning is dropped rather
  * than turned into text the model would take for its own words.
  */
-function assistantBlocks(message: AssistantMessage, model: string): ContentBlockParam[] {
-  const replayThinking = message.provider === anthropicProviderName && message.model === model;
+function assistantBlocks(message: AssistantMessage, model: string, provider: string): ContentBlockParam[] {
+  const replayThinking = message.provider === provider && message.model === model;
   const blocks: ContentBlockParam[] = [];
   for (const block of message.content) {
     if (block.type === 'text') {
@@ -94,16 +94,21 @@ function mergeUserBlocks(into: ContentBlockParam[], blocks: ContentBlockParam[])
  * Maps provider-neutral messages to Messages API messages: tool results
  * become `tool_result` blocks in a user message, consecutive messages of one
  * role are merged (the API wants user and assistant turns to alternate), and
- * messages left with no content are dropped.
+ * messages left with no content are dropped. Thinking is replayed only from
+ * messages of `provider` (the provider's name) and `model`.
  */
-export function toAnthropicMessages(messages: readonly Message[], model: string): MessageParam[] {
+export function toAnthropicMessages(
+  messages: readonly Message[],
+  model: string,
+  provider: string = anthropicProviderName,
+): MessageParam[] {
   const result: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
   for (const message of messages) {
     let role: 'user' | 'assistant';
     let blocks: ContentBlockParam[];
     if (message.role === 'assistant') {
       role = 'assistant';
-      blocks = assistantBlocks(message, model);
+      blocks = assistantBlocks(message, model, provider);
     } else if (message.role === 'toolResult') {
       role = 'user';
       blocks = [toolResultBlock(message)];

@@ -14,6 +14,8 @@ import { toAnthropicMessages } from './to-anthropic-messages.js';
 
 /** The provider settings that shape a request body. */
 export interface RequestSettings {
+  /** The provider's name, which thinking must come from to be replayed; default `anthropic`. */
+  providerName?: string;
   defaultMaxTokens?: number;
   thinking?: AnthropicThinking;
   promptCaching?: boolean | PromptCachingOptions;
@@ -86,7 +88,7 @@ export function toAnthropicRequest(
   settings: RequestSettings,
 ): MessageCreateParamsStreaming {
   const cache = cachePoints(settings.promptCaching);
-  const messages = toAnthropicMessages(request.messages, request.model);
+  const messages = toAnthropicMessages(request.messages, request.model, settings.providerName);
   if (cache.messages) cacheLastMessage(messages);
 
   let maxTokens = resolveMaxTokens(request, settings);

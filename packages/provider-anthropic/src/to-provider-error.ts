@@ -1,13 +1,14 @@
 import {
   isContextOverflowMessage,
   type ProviderErrorKind,
+  type ProviderErrorOptions,
   ProviderError,
   parseRetryAfter,
   providerErrorKindForStatus,
 } from '@agent-core/core';
 import type { APIError } from '@anthropic-ai/sdk';
 import type { AnthropicSdk } from './load-sdk.js';
-import { anthropicProviderName } from './to-anthropic-messages.js';
+import type { ProviderNames } from './provider-label.js';
 
 // Error types of the API's error bodies and of `error` events in a stream
 // (which arrive after HTTP 200, so they carry no status).
@@ -27,7 +28,7 @@ const kindByErrorType: Record<string, ProviderErrorKind> = {
 const advice: Partial<Record<ProviderErrorKind, string>> = {
   auth: 'Check the API key (the apiKey option or ANTHROPIC_API_KEY) and its permissions.',
   rate_limit: 'Wait and retry, or lower the request rate.',
-  overloaded: 'Anthropic is overloaded; retry later.',
+  overloaded: 'The server is overloaded; retry later.',
   invalid_request: 'The request was refused as invalid; retrying will not help.',
   context_overflow:
     "The request is longer than the model's context window; set contextWindow on the Agent to compact the history.",
@@ -58,6 +59,17 @@ function bodyError(error: APIError): { type: string | undefined; message: string
   return { type, message };
 }
 
+// llama.cpp's server states its context size and the prompt's tokens as fields of its error
+// object, not in words; Anthropic's own figures are in the message, which core reads.
+function llamaCppFigures(error: APIError): Pick<ProviderErrorOptions, 'contextLimit' | 'promptTokens'> {
+  const fields = (error.error as { error?: { n_ctx?: unknown; n_prompt_tokens?: unknown } } | undefined)
+    ?.error;
+  return {
+    ...(typeof fields?.n_ctx === 'number' ? { contextLimit: fields.n_ctx } : {}),
+    ...(typeof fields?.n_prompt_tokens === 'number' ? { promptTokens: fields.n_prompt_tokens } : {}),
+  };
+}
+
 function withAdvice(kind: ProviderErrorKind, text: string): string {
   const extra = advice[kind];
   if (extra === undefined) return text;
@@ -68,15 +80,16 @@ function withAdvice(kind: ProviderErrorKind, text: string): string {
  * Maps anything the SDK throws to a `ProviderError`: HTTP errors by status
  * (with Retry-After), `error` events of a stream by their type, connection
  * failures and timeouts to `network`, unparsable stream data to `malformed`.
+ * Messages begin with `names.label`, who answered.
  */
-export function toProviderError(error: unknown, sdk: AnthropicSdk): ProviderError {
+export function toProviderError(error: unknown, sdk: AnthropicSdk, names: ProviderNames): ProviderError {
   if (ProviderError.isInstance(error)) return error;
   const { APIConnectionError, APIConnectionTimeoutError, APIError, AnthropicError } = sdk;
-  const provider = anthropicProviderName;
+  const { provider, label } = names;
   if (error instanceof APIConnectionTimeoutError) {
     return new ProviderError({
       kind: 'network',
-      message: `Anthropic request timed out: ${error.message}`,
+      message: `${label} request timed out: ${error.message}`,
       provider,
       cause: error,
     });
@@ -85,7 +98,7 @@ export function toProviderError(error: unknown, sdk: AnthropicSdk): ProviderErro
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return new ProviderError({
       kind: 'network',
-      message: `Could not reach the Anthropic API (${error.message}${cause}).`,
+      message: `Could not reach ${label} (${error.message}${cause}).`,
       provider,
       cause: error,
     });
@@ -106,22 +119,20 @@ export function toProviderError(error: unknown, sdk: AnthropicSdk): ProviderErro
     const what = message ?? error.message;
     return new ProviderError({
       kind,
-      message: withAdvice(
-        kind,
-        `Anthropic API error (${where}${type === undefined ? '' : `, ${type}`}): ${what}`,
-      ),
+      message: withAdvice(kind, `${label} error (${where}${type === undefined ? '' : `, ${type}`}): ${what}`),
       provider,
       cause: error,
       ...(status === undefined ? {} : { status }),
       ...(kind === 'rate_limit' || kind === 'overloaded' || kind === 'server'
         ? { retryAfterMs: retryAfterFromHeaders(error.headers) }
         : {}),
+      ...(kind === 'context_overflow' ? llamaCppFigures(error) : {}),
     });
   }
   if (error instanceof SyntaxError) {
     return new ProviderError({
       kind: 'malformed',
-      message: `Anthropic sent stream data that is not valid JSON: ${error.message}`,
+      message: `${label} sent stream data that is not valid JSON: ${error.message}`,
       provider,
       cause: error,
     });
@@ -140,7 +151,7 @@ export function toProviderError(error: unknown, sdk: AnthropicSdk): ProviderErro
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
   return new ProviderError({
     kind: 'network',
-    message: `The connection to the Anthropic API failed: ${text}${cause}`,
+    message: `The connection to ${label} failed: ${text}${cause}`,
     provider,
     cause: error,
   });

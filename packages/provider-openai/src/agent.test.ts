@@ -1,27 +1,11 @@
 import { Agent, ProviderError, defineTool, toolCallsOf } from '@agent-core/core';
-import type { AgentEvent, AgentMessage, Orchestrator } from '@agent-core/core';
+import type { AgentEvent, AgentMessage } from '@agent-core/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openai } from './openai.js';
 import { loadSdk } from './load-sdk.js';
 import { chatChunk, chatDone, chatText, startFakeOpenAIServer } from './test-support/fake-openai-server.js';
 import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
-
-// A plugin may not import another plugin, so the tool loop is written here from core's helpers.
-const toolLoop: Orchestrator = {
-  name: 'test-tool-loop',
-  async run(context) {
-    for (;;) {
-      const stop = context.nextTurn();
-      if (stop !== undefined) return { reason: stop };
-      const response = await context.callModel();
-      if (!response.ok) return { reason: response.reason, error: response.error };
-      const calls = toolCallsOf(response.message);
-      for (const call of calls) await context.executeTool(call);
-      context.endTurn(response.message);
-      if (calls.length === 0) return { reason: 'completed' };
-    }
-  },
-};
+import { toolLoop } from './test-support/tool-loop.js';
 
 const add = defineTool({
   name: 'add',

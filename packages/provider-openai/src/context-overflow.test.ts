@@ -28,22 +28,60 @@ function provider(api: 'chat' | 'responses') {
 
 describe('context overflow', () => {
   it.each([
-    ['chat', 'chat-context-length-exceeded', 'maximum context length is 128000'],
-    ['chat', 'vllm-maximum-context-length', 'maximum context length is 4096'],
-    ['chat', 'llamacpp-exceed-context-size', 'exceeds the available context size'],
-    ['responses', 'responses-context-length-exceeded', 'exceeds the context window'],
-  ] as const)('%s: HTTP 400 %s is a context_overflow, not retried', async (api, name, text) => {
-    server.reply({ status: 400, json: body(name) });
-    const error = finalError(await collectEvents(provider(api).stream(ask)));
-    expect(error).toMatchObject({
-      kind: 'context_overflow',
-      retryable: false,
-      status: 400,
-      provider: 'openai',
+    [
+      'chat',
+      'chat-context-length-exceeded',
+      'maximum context length is 128000',
+      { contextLimit: 128000, promptTokens: 130412, reservedOutputTokens: undefined },
+    ],
+    [
+      'chat',
+      'vllm-maximum-context-length',
+      'maximum context length is 4096',
+      { contextLimit: 4096, promptTokens: 4096, reservedOutputTokens: 1024 },
+    ],
+    [
+      'chat',
+      'llamacpp-exceed-context-size',
+      'exceeds the available context size',
+      // llama.cpp states its figures as fields of the error body.
+      { contextLimit: 4096, promptTokens: 5120, reservedOutputTokens: undefined },
+    ],
+    [
+      'responses',
+      'responses-context-length-exceeded',
+      'exceeds the context window',
+      { contextLimit: undefined, promptTokens: undefined, reservedOutputTokens: undefined },
+    ],
+  ] as const)(
+    '%s: HTTP 400 %s is a context_overflow with its figures, not retried',
+    async (api, name, text, figures) => {
+      server.reply({ status: 400, json: body(name) });
+      const error = finalError(await collectEvents(provider(api).stream(ask)));
+      expect(error).toMatchObject({
+        kind: 'context_overflow',
+        retryable: false,
+        status: 400,
+        provider: 'openai',
+        ...figures,
+      });
+      expect(error.message).toContain(text);
+      expect(error.message).toContain('contextWindow');
+      expect(server.requests).toHaveLength(1);
+    },
+  );
+
+  it('chat: llama.cpp figures in an error object after HTTP 200 are kept too', async () => {
+    server.reply({
+      events: [
+        'data: {"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":8192}}\n\n',
+      ],
     });
-    expect(error.message).toContain(text);
-    expect(error.message).toContain('contextWindow');
-    expect(server.requests).toHaveLength(1);
+    expect(finalError(await collectEvents(provider('chat').stream(ask)))).toMatchObject({
+      kind: 'context_overflow',
+      contextLimit: 8192,
+      promptTokens: 9000,
+    });
   });
 
   it('chat: an in-stream context_length_exceeded error is a context_overflow', async () => {

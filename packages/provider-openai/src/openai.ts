@@ -17,6 +17,21 @@ function isDefaultBaseURL(baseURL: string | undefined): boolean {
   return baseURL === undefined || baseURL.replace(/\/+$/, '') === defaultBaseURL;
 }
 
+/**
+ * Who answers, as messages name it: the `name` option, else `openai` on OpenAI's own URL,
+ * else the server's host (`localhost:8080`), so an error from llama.cpp or a proxy does
+ * not read as OpenAI's.
+ */
+function labelOf(options: OpenAIOptions): string {
+  if (options.name !== undefined) return options.name;
+  if (isDefaultBaseURL(options.baseURL)) return 'openai';
+  try {
+    return new URL(options.baseURL as string).host || (options.baseURL as string);
+  } catch {
+    return options.baseURL as string;
+  }
+}
+
 /** An OpenAI provider: `Provider` plus `countTokens` when it speaks the Responses API. */
 export type OpenAIProvider = Provider & {
   /** Context window, output cap and prices of an OpenAI model, or undefined when unknown. */
@@ -38,6 +53,7 @@ export type OpenAIProvider = Provider & {
  */
 export function openai(options: OpenAIOptions = {}): OpenAIProvider {
   const name = options.name ?? 'openai';
+  const label = labelOf(options);
   const api = options.api ?? 'chat';
   const maxTokensField =
     options.maxTokensField ?? (isDefaultBaseURL(options.baseURL) ? 'max_completion_tokens' : 'max_tokens');
@@ -103,7 +119,7 @@ export function openai(options: OpenAIOptions = {}): OpenAIProvider {
     try {
       sdk = await clientFor(apiKey);
     } catch (error) {
-      yield { type: 'error', error: toProviderError(error, name) };
+      yield { type: 'error', error: toProviderError(error, name, label) };
       return;
     }
     // The SDK leaves a listener on the signal it is given after each request; one run's signal
@@ -115,6 +131,7 @@ export function openai(options: OpenAIOptions = {}): OpenAIProvider {
       client: sdk,
       signal: controller.signal,
       providerName: name,
+      label,
       reasoningEffort: options.reasoningEffort,
       modelInfo: modelInfo(request.model),
     };
@@ -151,7 +168,7 @@ export function openai(options: OpenAIOptions = {}): OpenAIProvider {
         });
         return counted.input_tokens;
       } catch (error) {
-        throw toProviderError(error, name);
+        throw toProviderError(error, name, label);
       }
     };
   }

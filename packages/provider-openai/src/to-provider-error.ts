@@ -4,7 +4,7 @@ import {
   parseRetryAfter,
   providerErrorKindForStatus,
 } from '@agent-core/core';
-import type { ProviderErrorKind } from '@agent-core/core';
+import type { ProviderErrorKind, ProviderErrorOptions } from '@agent-core/core';
 import { loadedSdk } from './load-sdk.js';
 
 // Error `type` / `code` strings that OpenAI and compatible servers send in error bodies and in-stream errors.
@@ -91,30 +91,50 @@ function isSocketFailure(error: Error): boolean {
 }
 
 // Names the provider on errors raised before it was known (argument parsing, an early stream end).
-function named(error: ProviderError, provider: string): ProviderError {
+function named(error: ProviderError, provider: string, label: string): ProviderError {
   return new ProviderError({
     kind: error.kind,
-    message: error.message,
+    message: error.message.startsWith(`${label}:`) ? error.message : `${label}: ${error.message}`,
     retryable: error.retryable,
     ...(error.status === undefined ? {} : { status: error.status }),
     ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
     provider,
     cause: error.cause,
+    ...overflowFigures(error),
   });
+}
+
+// llama.cpp states its context size and the prompt's tokens as fields of its error body, not in words.
+function llamaCppFigures(body: unknown): Pick<ProviderErrorOptions, 'contextLimit' | 'promptTokens'> {
+  const fields = body as { n_ctx?: unknown; n_prompt_tokens?: unknown } | null | undefined;
+  return {
+    ...(typeof fields?.n_ctx === 'number' ? { contextLimit: fields.n_ctx } : {}),
+    ...(typeof fields?.n_prompt_tokens === 'number' ? { promptTokens: fields.n_prompt_tokens } : {}),
+  };
+}
+
+function overflowFigures(error: ProviderError): Partial<ProviderErrorOptions> {
+  return {
+    ...(error.contextLimit === undefined ? {} : { contextLimit: error.contextLimit }),
+    ...(error.promptTokens === undefined ? {} : { promptTokens: error.promptTokens }),
+    ...(error.reservedOutputTokens === undefined ? {} : { reservedOutputTokens: error.reservedOutputTokens }),
+  };
 }
 
 /**
  * Maps anything the SDK or the stream threw to a `ProviderError`: HTTP errors
  * by status (with Retry-After), in-stream errors by code, connection failures
- * and timeouts as `network`, unparsable chunks as `malformed`.
+ * and timeouts as `network`, unparsable chunks as `malformed`. `provider` is
+ * the provider's name; messages begin with `label`, who answered.
  */
-export function toProviderError(error: unknown, provider: string): ProviderError {
-  if (ProviderError.isInstance(error)) return error.provider === undefined ? named(error, provider) : error;
+export function toProviderError(error: unknown, provider: string, label = provider): ProviderError {
+  if (ProviderError.isInstance(error))
+    return error.provider === undefined ? named(error, provider, label) : error;
   const sdk = loadedSdk();
   if (sdk !== undefined && error instanceof sdk.APIConnectionTimeoutError) {
     return new ProviderError({
       kind: 'network',
-      message: `${provider}: the request timed out before the server answered`,
+      message: `${label}: the request timed out before the server answered`,
       provider,
       cause: error,
     });
@@ -123,7 +143,7 @@ export function toProviderError(error: unknown, provider: string): ProviderError
     const detail = error.cause instanceof Error ? ` (${error.cause.message})` : '';
     return new ProviderError({
       kind: 'network',
-      message: `${provider}: could not reach the server${detail}`,
+      message: `${label}: could not reach the server${detail}`,
       provider,
       cause: error,
     });
@@ -142,28 +162,30 @@ export function toProviderError(error: unknown, provider: string): ProviderError
       return new ProviderError({
         kind,
         message: quota
-          ? `${provider}: HTTP ${error.message}. The account's quota is used up; check its plan and billing.`
-          : withHint(kind, `${provider}: HTTP ${error.message}`),
+          ? `${label}: HTTP ${error.message}. The account's quota is used up; check its plan and billing.`
+          : withHint(kind, `${label}: HTTP ${error.message}`),
         ...(quota ? { retryable: false } : {}),
         status: error.status,
         retryAfterMs: retryAfterOf(error.headers),
         provider,
         cause: error,
+        ...(kind === 'context_overflow' ? llamaCppFigures(error.error) : {}),
       });
     }
     // No status: the server sent an error object inside a stream that began with HTTP 200.
     const kind = withContextOverflow(providerErrorKindForCode(error.code, error.type), error.message);
     return new ProviderError({
       kind,
-      message: withHint(kind, `${provider}: error in the stream: ${error.message}`),
+      message: withHint(kind, `${label}: error in the stream: ${error.message}`),
       provider,
       cause: error,
+      ...(kind === 'context_overflow' ? llamaCppFigures(error.error) : {}),
     });
   }
   if (error instanceof SyntaxError) {
     return new ProviderError({
       kind: 'malformed',
-      message: `${provider}: the server sent a stream chunk that is not valid JSON (${error.message})`,
+      message: `${label}: the server sent a stream chunk that is not valid JSON (${error.message})`,
       provider,
       cause: error,
     });
@@ -171,11 +193,11 @@ export function toProviderError(error: unknown, provider: string): ProviderError
   if (error instanceof Error && isSocketFailure(error)) {
     return new ProviderError({
       kind: 'network',
-      message: `${provider}: the connection was lost mid-stream`,
+      message: `${label}: the connection was lost mid-stream`,
       provider,
       cause: error,
     });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new ProviderError({ kind: 'fatal', message: `${provider}: ${message}`, provider, cause: error });
+  return new ProviderError({ kind: 'fatal', message: `${label}: ${message}`, provider, cause: error });
 }

@@ -52,6 +52,10 @@ export interface WindowState {
   headLength: number;
 }
 
+function learnedKey(provider: string, model: string): string {
+  return `${provider}\u0000${model}`;
+}
+
 function checkRatio(name: string, value: number | undefined): void {
   if (value !== undefined && !(value > 0 && value <= 1)) {
     throw new ConfigError(`contextWindow.${name} must be a number above 0 and at most 1, got ${value}.`);
@@ -79,6 +83,8 @@ export class ContextWindow {
   readonly #counts = new WeakMap<object, number>();
   #budgetKey: unknown[] | undefined;
   #budget = 0;
+  /** Budgets learned from providers' refusals, by provider name and model; made at the first one. */
+  #learned: Map<string, number> | undefined;
   #system: string | undefined;
   #tools: unknown;
   #overhead = 0;
@@ -104,8 +110,39 @@ export class ContextWindow {
     return value instanceof ContextWindow ? value : new ContextWindow(value);
   }
 
-  /** The token budget for a model; throws `ConfigError` when neither `budgetTokens` nor the provider knows it. */
+  /**
+   * The token budget for a model: `budgetTokens` or the provider's model info, or the budget
+   * learned from a refusal when that is lower. Throws `ConfigError` when neither knows it.
+   */
   budgetFor(provider: Provider, model: string, maxOutputTokens: number | undefined): number {
+    const budget = this.#configuredBudget(provider, model, maxOutputTokens);
+    // Nothing learned (the common case): one comparison.
+    if (this.#learned === undefined) return budget;
+    const learned = this.#learned.get(learnedKey(provider.name, model));
+    return learned !== undefined && learned < budget ? learned : budget;
+  }
+
+  /**
+   * Lowers the budget for a provider's model, by provider name, for the rest of this window's
+   * life: a provider refused a request as too long, so later requests are compacted before
+   * they are sent. Never raises it. Returns the learned budget now in force.
+   */
+  learnBudget(provider: string, model: string, tokens: number): number {
+    const key = learnedKey(provider, model);
+    const learned = (this.#learned ??= new Map());
+    const value = Math.max(1, Math.floor(tokens));
+    const known = learned.get(key);
+    const lowest = known === undefined ? value : Math.min(known, value);
+    learned.set(key, lowest);
+    return lowest;
+  }
+
+  /** The budget learned from refusals for a provider's model (by name), if any. */
+  learnedBudget(provider: string, model: string): number | undefined {
+    return this.#learned?.get(learnedKey(provider, model));
+  }
+
+  #configuredBudget(provider: Provider, model: string, maxOutputTokens: number | undefined): number {
     if (this.budgetTokens !== undefined) return this.budgetTokens;
     const key = this.#budgetKey;
     if (key !== undefined && key[0] === provider && key[1] === model && key[2] === maxOutputTokens) {

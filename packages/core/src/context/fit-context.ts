@@ -6,6 +6,7 @@ import type { Message } from '../messages/messages.js';
 import type { ModelCallResult } from '../orchestrator/orchestrator.js';
 import type { ModelRequest } from '../provider/provider.js';
 import type { ProviderError } from '../provider/provider-error.js';
+import { budgetAfterOverflow } from './budget-after-overflow.js';
 import { type CompactionPlan, compactMessages } from './compact-messages.js';
 import type { CompactionMessage } from './compaction-message.js';
 import type { ContextWindow, WindowState } from './context-window.js';
@@ -32,7 +33,8 @@ function fail(error: AgentError): FitOutcome {
  * Before a model call: counts the request and, when it is over the window's
  * threshold (or the provider reported `overflow`), compacts the history's
  * view, records a `CompactionMessage`, emits `compaction` and returns the
- * request with the compacted messages.
+ * request with the compacted messages. An `overflow` also lowers the window's
+ * budget for the provider's model for good (`ContextWindow.learnBudget`).
  */
 export async function fitContext(
   context: RunContext,
@@ -62,7 +64,27 @@ export async function fitContext(
       });
     }
   }
-  if (overflow === undefined && measured <= window.threshold * budget) return { ok: true, request };
+  if (overflow === undefined) {
+    if (measured <= window.threshold * budget) return { ok: true, request };
+  } else {
+    // The refusal teaches the window a lower budget for good: later calls compact before they send.
+    const providerName = overflow.provider ?? provider.name;
+    const learned = window.learnBudget(
+      providerName,
+      request.model,
+      budgetAfterOverflow({
+        error: overflow,
+        measured,
+        scale: estimate > 0 ? measured / estimate : 1,
+        maxOutputTokens: shared.options.maxOutputTokens,
+        view,
+        overhead,
+        provider: providerName,
+        model: request.model,
+      }),
+    );
+    if (learned < budget) budget = learned;
+  }
   // A tool call still waiting for its result must not be parted from it: compaction waits for the next call.
   if (state.pending.size > 0)
     return overflow === undefined ? { ok: true, request } : fail(overflowError(overflow));

@@ -22,6 +22,7 @@ const kinds: ReadonlySet<string> = new Set<ProviderErrorKind>([
   'malformed',
   'auth',
   'invalid_request',
+  'context_overflow',
   'fatal',
 ]);
 
@@ -50,7 +51,74 @@ export interface ProviderErrorOptions {
   retryAfterMs?: number;
   /** Name of the provider that failed. */
   provider?: string;
+  /**
+   * With `context_overflow`: the model's context window in tokens, as the refusal names it.
+   * Read from the message when not given (OpenAI, vLLM, Anthropic and llama.cpp word it so).
+   */
+  contextLimit?: number;
+  /** With `context_overflow`: the refused request's input tokens, as the provider counted them. */
+  promptTokens?: number;
+  /**
+   * With `context_overflow`: the output tokens the refused request reserved (its `max_tokens`)
+   * when the refusal counted them against the limit, as OpenAI's and Anthropic's may.
+   */
+  reservedOutputTokens?: number;
   cause?: unknown;
+}
+
+/** The figures a context overflow refusal states; each is absent when the refusal does not say. */
+interface OverflowFigures {
+  contextLimit?: number;
+  promptTokens?: number;
+  reservedOutputTokens?: number;
+}
+
+// The refusals' own words, each with which number is which. Thousands separators are allowed.
+const figurePatterns: { pattern: RegExp; fields: (keyof OverflowFigures)[] }[] = [
+  // Anthropic: "prompt is too long: 210000 tokens > 200000 maximum"
+  {
+    pattern: /prompt is too long: ([\d,]+) tokens > ([\d,]+) maximum/i,
+    fields: ['promptTokens', 'contextLimit'],
+  },
+  // Anthropic: "input length and `max_tokens` exceed context limit: 178959 + 64000 > 200000"
+  {
+    pattern: /exceed context limit: ([\d,]+) \+ ([\d,]+) > ([\d,]+)/i,
+    fields: ['promptTokens', 'reservedOutputTokens', 'contextLimit'],
+  },
+  // llama.cpp server: "request (5120 tokens) exceeds the available context size (4096 tokens)"
+  {
+    pattern: /request \(([\d,]+) tokens\) exceeds the available context size \(([\d,]+) tokens\)/i,
+    fields: ['promptTokens', 'contextLimit'],
+  },
+  // OpenAI and vLLM: "This model's maximum context length is 128000 tokens."
+  { pattern: /maximum context length is ([\d,]+) tokens/i, fields: ['contextLimit'] },
+  // "... you requested 5120 tokens (4096 in the messages, 1024 in the completion)"
+  {
+    pattern: /([\d,]+) in (?:the messages|your prompt)[,;] ([\d,]+) (?:in|for) the completion/i,
+    fields: ['promptTokens', 'reservedOutputTokens'],
+  },
+  // "However, your messages resulted in 130412 tokens."
+  { pattern: /messages resulted in ([\d,]+) tokens/i, fields: ['promptTokens'] },
+  // vLLM: "However, your request has 40000 input tokens."
+  { pattern: /request has ([\d,]+) input tokens/i, fields: ['promptTokens'] },
+];
+
+/** The figures an overflow message states, each read by the first pattern that names it. */
+function overflowFigures(message: string): OverflowFigures {
+  const figures: OverflowFigures = {};
+  for (const { pattern, fields } of figurePatterns) {
+    const match = pattern.exec(message);
+    if (match === null) continue;
+    fields.forEach((field, index) => {
+      const value = Number((match[index + 1] ?? '').replaceAll(',', ''));
+      if (figures[field] === undefined && Number.isSafeInteger(value) && value > 0) figures[field] = value;
+    });
+  }
+  return figures;
+}
+
+function tokenCount(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }
 
 /**
@@ -64,6 +132,12 @@ export class ProviderError extends AgentError {
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
   readonly provider: string | undefined;
+  /** With `context_overflow`, the model's context window in tokens when the refusal names it. */
+  readonly contextLimit: number | undefined;
+  /** With `context_overflow`, the refused request's input tokens as the provider counted them, when stated. */
+  readonly promptTokens: number | undefined;
+  /** With `context_overflow`, the output tokens the refused request reserved, when the refusal counted them. */
+  readonly reservedOutputTokens: number | undefined;
 
   constructor(options: ProviderErrorOptions) {
     // Provider and SDK messages may echo a request's headers or key: none of it reaches a log, event or store.
@@ -74,6 +148,10 @@ export class ProviderError extends AgentError {
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
     this.provider = options.provider;
+    const stated: OverflowFigures = options.kind === 'context_overflow' ? overflowFigures(this.message) : {};
+    this.contextLimit = tokenCount(options.contextLimit) ?? stated.contextLimit;
+    this.promptTokens = tokenCount(options.promptTokens) ?? stated.promptTokens;
+    this.reservedOutputTokens = tokenCount(options.reservedOutputTokens) ?? stated.reservedOutputTokens;
   }
 
   /** True for a ProviderError from any copy of the package. */
@@ -91,11 +169,17 @@ export class ProviderError extends AgentError {
     message: string;
     kind: ProviderErrorKind;
     status?: number;
+    contextLimit?: number;
+    promptTokens?: number;
+    reservedOutputTokens?: number;
   } {
     return {
       ...super.toJSON(),
       kind: this.kind,
       ...(this.status === undefined ? {} : { status: this.status }),
+      ...(this.contextLimit === undefined ? {} : { contextLimit: this.contextLimit }),
+      ...(this.promptTokens === undefined ? {} : { promptTokens: this.promptTokens }),
+      ...(this.reservedOutputTokens === undefined ? {} : { reservedOutputTokens: this.reservedOutputTokens }),
     };
   }
 }
@@ -103,7 +187,7 @@ export class ProviderError extends AgentError {
 // What OpenAI, Anthropic and the compatible servers (vLLM, llama.cpp, Ollama, OpenRouter) say when a
 // request does not fit the model's context window.
 const contextOverflowPattern =
-  /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|context length|context window|too many tokens|exceeds? the available context size|exceed_context_size/i;
+  /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|context length|context window|too many tokens|exceeds? the available context size|exceed_context_size|exceed context limit/i;
 
 /**
  * True when a provider's error message or code says the request is longer

@@ -30,6 +30,8 @@ export interface AnthropicTestServer {
   readonly requests: RecordedRequest[];
   /** Queues replies for the next requests to /v1/messages, in order. */
   reply(...replies: Reply[]): void;
+  /** Answers each request to /v1/messages that finds no reply queued from the request itself (undefined: stop). */
+  replyWith(answer: ((request: RecordedRequest) => Reply) | undefined): void;
   /** Queues `input_tokens` answers for /v1/messages/count_tokens. */
   countTokensReply(inputTokens: number): void;
   /** Resolves when the connection of the request at `index` has been closed by the client. */
@@ -68,6 +70,7 @@ function writeJson(
 export async function startAnthropicServer(): Promise<AnthropicTestServer> {
   const requests: RecordedRequest[] = [];
   const replies: Reply[] = [];
+  let answerer: ((request: RecordedRequest) => Reply) | undefined;
   const tokenCounts: number[] = [];
   const closedPromises: Promise<void>[] = [];
   const sockets = new Set<Socket>();
@@ -94,7 +97,7 @@ export async function startAnthropicServer(): Promise<AnthropicTestServer> {
         writeJson(response, 200, { input_tokens: tokenCounts.shift() ?? 0 });
         return;
       }
-      const reply = replies.shift();
+      const reply = replies.shift() ?? answerer?.(requests[index] as RecordedRequest);
       if (reply === undefined) {
         writeJson(response, 500, errorBody('api_error', 'the test server has no reply queued'));
         return;
@@ -133,6 +136,9 @@ export async function startAnthropicServer(): Promise<AnthropicTestServer> {
     requests,
     reply: (...next) => {
       replies.push(...next);
+    },
+    replyWith: (answer) => {
+      answerer = answer;
     },
     countTokensReply: (inputTokens) => {
       tokenCounts.push(inputTokens);

@@ -15,6 +15,8 @@ import type { ChatRequestSettings } from './to-chat-request.js';
 /** What `streamChat` needs besides the request. */
 export interface ChatStreamContext extends ChatRequestSettings {
   client: OpenAI;
+  /** Who answered, as error messages name it: the `name` option, else OpenAI or the server's host. */
+  label: string;
   signal: AbortSignal | undefined;
   modelInfo: ModelInfo | undefined;
 }
@@ -54,7 +56,7 @@ export async function* streamChat(
   request: ModelRequest,
   context: ChatStreamContext,
 ): AsyncGenerator<ModelEvent> {
-  const { signal, providerName } = context;
+  const { signal, providerName, label } = context;
   const builder = new AssistantMessageBuilder();
   const calls = new ChatToolCalls(builder, `call_${randomUUID().slice(0, 8)}_`);
   let finishReason: string | undefined;
@@ -116,7 +118,7 @@ export async function* streamChat(
     if (finishReason === undefined) {
       throw new ProviderError({
         kind: 'network',
-        message: `${providerName}: the stream ended before the model finished (no finish_reason)`,
+        message: `${label}: the stream ended before the model finished (no finish_reason)`,
       });
     }
     yield* calls.finish(finishReason === 'length');
@@ -129,6 +131,6 @@ export async function* streamChat(
       yield finish('aborted');
       return;
     }
-    yield { type: 'error', error: toProviderError(error, providerName) };
+    yield { type: 'error', error: toProviderError(error, providerName, label) };
   }
 }

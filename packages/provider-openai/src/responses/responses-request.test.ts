@@ -71,6 +71,7 @@ describe('responses: request body', () => {
       instructions: 'Be brief.',
       input: [
         {
+          type: 'message',
           role: 'user',
           content: [
             { type: 'input_text', text: 'What is this?' },
@@ -122,14 +123,14 @@ describe('responses: request body', () => {
     ];
     const body = await sent({ model: 'o4-mini', messages: history });
     expect(body.input).toEqual([
-      { role: 'user', content: 'Weather in Paris?' },
+      { type: 'message', role: 'user', content: 'Weather in Paris?' },
       {
         type: 'reasoning',
         id: 'rs_1',
         summary: [{ type: 'summary_text', text: 'Need the tool.' }],
         encrypted_content: 'enc==',
       },
-      { role: 'assistant', content: 'Checking.' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Checking.' }] },
       { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
       { type: 'function_call_output', call_id: 'call_1', output: 'Sunny' },
       {
@@ -144,6 +145,11 @@ describe('responses: request body', () => {
   });
 
   it('reasoning from another model or provider is dropped, never sent malformed', async () => {
+    const assistantHi = {
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: 'Hi' }],
+    };
     const signature = encodeReasoningSignature({ id: 'rs_1', encryptedContent: 'enc==' });
     const turn = (provider: string, model: string, thinkingSignature: string): Message => ({
       role: 'assistant',
@@ -156,12 +162,12 @@ describe('responses: request body', () => {
       model,
     });
     const otherModel = await sent({ model: 'gpt-5', messages: [turn('openai', 'o4-mini', signature)] });
-    expect(otherModel.input).toEqual([{ role: 'assistant', content: 'Hi' }]);
+    expect(otherModel.input).toEqual([assistantHi]);
     server.requests.length = 0;
     const anthropic = await sent({
       model: 'o4-mini',
       messages: [turn('anthropic', 'o4-mini', 'EqQBCkYIBxgCKkD')],
     });
-    expect(anthropic.input).toEqual([{ role: 'assistant', content: 'Hi' }]);
+    expect(anthropic.input).toEqual([assistantHi]);
   });
 });

@@ -13,6 +13,8 @@ import type { ResponsesRequestSettings } from './to-responses-request.js';
 /** What `streamResponses` needs besides the request. */
 export interface ResponsesStreamContext extends ResponsesRequestSettings {
   client: OpenAI;
+  /** Who answered, as error messages name it: the `name` option, else OpenAI or the server's host. */
+  label: string;
   signal: AbortSignal | undefined;
   modelInfo: ModelInfo | undefined;
 }
@@ -28,11 +30,12 @@ interface FunctionCall {
 function failure(
   error: { code?: unknown; message?: unknown } | null | undefined,
   provider: string,
+  label: string,
 ): ProviderError {
   const kind = withContextOverflow(providerErrorKindForCode(error?.code), error?.message);
   const detail = typeof error?.message === 'string' ? error.message : 'no details';
   const code = typeof error?.code === 'string' ? ` (${error.code})` : '';
-  return new ProviderError({ kind, message: `${provider}: the response failed${code}: ${detail}`, provider });
+  return new ProviderError({ kind, message: `${label}: the response failed${code}: ${detail}`, provider });
 }
 
 /**
@@ -49,7 +52,7 @@ export async function* streamResponses(
   request: ModelRequest,
   context: ResponsesStreamContext,
 ): AsyncGenerator<ModelEvent> {
-  const { signal, providerName } = context;
+  const { signal, providerName, label } = context;
   const builder = new AssistantMessageBuilder();
   const functionCalls = new Map<string, FunctionCall>();
   let reportedUsage: ResponseUsage | null | undefined;
@@ -82,7 +85,7 @@ export async function* streamResponses(
       if (!truncated) {
         throw new ProviderError({
           kind: 'malformed',
-          message: `${providerName}: the model sent arguments for tool ${call.name} that are not a JSON object`,
+          message: `${label}: the model sent arguments for tool ${call.name} that are not a JSON object`,
           provider: providerName,
         });
       }
@@ -178,9 +181,9 @@ export async function* streamResponses(
           return;
         }
         case 'response.failed':
-          throw failure(event.response.error, providerName);
+          throw failure(event.response.error, providerName, label);
         case 'error':
-          throw failure(event, providerName);
+          throw failure(event, providerName, label);
         default:
           break;
       }
@@ -191,7 +194,7 @@ export async function* streamResponses(
     }
     throw new ProviderError({
       kind: 'network',
-      message: `${providerName}: the stream ended before the response completed`,
+      message: `${label}: the stream ended before the response completed`,
       provider: providerName,
     });
   } catch (error) {
@@ -199,6 +202,6 @@ export async function* streamResponses(
       yield finish('aborted');
       return;
     }
-    yield { type: 'error', error: toProviderError(error, providerName) };
+    yield { type: 'error', error: toProviderError(error, providerName, label) };
   }
 }

@@ -29,6 +29,22 @@ function inputContent(blocks: readonly (TextBlock | ImageBlock)[]): ResponseInpu
 }
 
 /**
+ * Earlier assistant text as an input item. Servers other than OpenAI classify
+ * items by `type` alone (llama.cpp refuses an item without one), and an assistant
+ * message's text must be `output_text` parts: OpenAI refuses `input_text` there,
+ * and llama.cpp reads a plain string as `input_text`.
+ */
+function assistantText(text: string): ResponseInputItem {
+  // The SDK types an assistant message with output parts as a response's own output, which needs
+  // an id and a status; as input, the API takes it without them (requests are not stored).
+  return {
+    type: 'message',
+    role: 'assistant',
+    content: [{ type: 'output_text', text }],
+  } as unknown as ResponseInputItem;
+}
+
+/**
  * The items of an assistant message, in order. Reasoning items go back only
  * to the provider and model that made them, with their encrypted content
  * (requests are not stored, so an id alone would not resolve); any other
@@ -44,7 +60,7 @@ function assistantItems(
   let text: string[] = [];
   const flushText = () => {
     if (text.length === 0) return;
-    items.push({ role: 'assistant', content: text.join('') });
+    items.push(assistantText(text.join('')));
     text = [];
   };
   for (const block of message.content) {
@@ -75,7 +91,10 @@ function assistantItems(
   return items;
 }
 
-/** Turns core's messages into Responses input items; tool results pair with their calls by `call_id`. */
+/**
+ * Turns core's messages into Responses input items, each with its `type`;
+ * tool results pair with their calls by `call_id`.
+ */
 export function toResponsesInput(
   request: ModelRequest,
   settings: ResponsesRequestSettings,
@@ -84,6 +103,7 @@ export function toResponsesInput(
   for (const message of request.messages) {
     if (message.role === 'user') {
       items.push({
+        type: 'message',
         role: 'user',
         content: typeof message.content === 'string' ? message.content : inputContent(message.content),
       });

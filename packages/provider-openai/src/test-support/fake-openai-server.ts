@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { responsesInputProblem } from './responses-input-check.js';
 
 /** One scripted answer of the fake server. */
 export interface ScriptedReply {
@@ -27,7 +28,12 @@ export interface RecordedRequest {
   body: any;
 }
 
-/** A local HTTP server that answers like OpenAI (or a compatible server) from a script. */
+/**
+ * A local HTTP server that answers like OpenAI (or a compatible server) from a script.
+ * Requests to a Responses endpoint whose `input` the strictest real server would refuse
+ * (an item without its `type`, an assistant message whose content is not `output_text`
+ * parts) get that server's HTTP 400 and use up no scripted reply.
+ */
 export interface FakeOpenAIServer {
   /** `http://127.0.0.1:<port>` */
   readonly origin: string;
@@ -35,6 +41,8 @@ export interface FakeOpenAIServer {
   readonly requests: RecordedRequest[];
   /** Queues replies, answered in order; a request with none queued gets a 500. */
   reply(...replies: ScriptedReply[]): void;
+  /** Answers every request that finds no reply queued from the request itself (undefined: stop). */
+  replyWith(answer: ((request: RecordedRequest) => ScriptedReply) | undefined): void;
   /** How many responses the client closed before the server ended them. */
   readonly clientClosed: number;
   /** Resolves when the client has closed a response the server still held open. */
@@ -46,6 +54,7 @@ export interface FakeOpenAIServer {
 export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
   const requests: RecordedRequest[] = [];
   const queue: ScriptedReply[] = [];
+  let answerer: ((request: RecordedRequest) => ScriptedReply) | undefined;
   let clientClosed = 0;
   let closeWaiters: (() => void)[] = [];
 
@@ -95,16 +104,28 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
       } catch {
         // Recorded as text.
       }
-      requests.push({
+      const recorded: RecordedRequest = {
         method: request.method ?? '',
         path: request.url ?? '',
         headers: request.headers,
         body,
-      });
-      const reply = queue.shift() ?? {
-        status: 500,
-        json: { error: { message: 'fake server: no scripted reply left', type: 'server_error' } },
       };
+      requests.push(recorded);
+      const problem = /\/responses(\/input_tokens)?$/.test(request.url ?? '')
+        ? responsesInputProblem(body)
+        : undefined;
+      if (problem !== undefined) {
+        void answer(
+          { status: 400, json: { error: { code: 400, message: problem, type: 'invalid_request_error' } } },
+          response,
+        );
+        return;
+      }
+      const reply = queue.shift() ??
+        answerer?.(recorded) ?? {
+          status: 500,
+          json: { error: { message: 'fake server: no scripted reply left', type: 'server_error' } },
+        };
       void answer(reply, response);
     });
   });
@@ -115,6 +136,9 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
     origin: `http://127.0.0.1:${port}`,
     requests,
     reply: (...replies) => queue.push(...replies),
+    replyWith: (answer) => {
+      answerer = answer;
+    },
     get clientClosed() {
       return clientClosed;
     },

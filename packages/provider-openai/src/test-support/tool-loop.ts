@@ -1,0 +1,21 @@
+import { type Orchestrator, toolCallsOf } from '@agent-core/core';
+
+/**
+ * The default tool loop, written from core's helpers: a plugin may not import
+ * another plugin, so the tests that run an Agent bring their own orchestrator.
+ */
+export const toolLoop: Orchestrator = {
+  name: 'test-tool-loop',
+  async run(context) {
+    for (;;) {
+      const stop = context.nextTurn();
+      if (stop !== undefined) return { reason: stop };
+      const response = await context.callModel();
+      if (!response.ok) return { reason: response.reason, error: response.error };
+      const calls = toolCallsOf(response.message);
+      for (const call of calls) await context.executeTool(call);
+      context.endTurn(response.message);
+      if (calls.length === 0) return { reason: 'completed' };
+    }
+  },
+};
