@@ -2,8 +2,8 @@ import { AgentBusyError } from '../errors/agent-busy-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { noEvents, RunEvents } from '../events/run-events.js';
-import { SpanIds } from '../observability/span-ids.js';
-import { randomRunId } from './run-id.js';
+import { SpanIds } from '../trace/span-ids.js';
+import { randomRunId } from '../trace/run-id.js';
 import { silentLogger } from '../logger/logger.js';
 import type { AgentMessage } from '../messages/messages.js';
 import { isModelMessage } from '../messages/messages.js';
@@ -23,7 +23,7 @@ import type { AgentShared } from '../loop/run-state.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
 import { type CheckedDecisions, checkDecisions, type ResumeOptions, resumingOrchestrator } from './resume.js';
 import { ContextWindow } from '../context/context-window.js';
-import { randomSpanId, randomTraceId, resolveParentTrace } from '../observability/trace-context.js';
+import { randomSpanId, randomTraceId, resolveParentTrace } from '../trace/trace-context.js';
 import { eventLogger } from '../observability/event-logger.js';
 
 /** Listens to the events of every run of an agent, synchronously, as they happen. */
@@ -41,12 +41,15 @@ export class Agent {
   readonly #shared: AgentShared;
   readonly #listeners = new Set<AgentListener>();
   readonly #tools: ToolPreparation;
+  /** The options as given (`setModel` replaces them); the run's shared state points at the same object. */
+  #options: AgentOptions;
   /** What the run frame needs of this agent; one object for every run. */
   readonly #owner: RunOwner;
   #runAbort: RunAbort | undefined;
 
   constructor(options: AgentOptions) {
     checkAgentOptions(options);
+    this.#options = options;
     // Resolved now so a budget nobody can know fails at construction, not mid-run.
     const contextWindow =
       options.contextWindow === undefined ? undefined : ContextWindow.from(options.contextWindow);
@@ -70,9 +73,13 @@ export class Agent {
       },
       contextWindow,
     };
+    const agent = this;
     this.#owner = {
       shared: this.#shared,
       tools: this.#tools,
+      get options() {
+        return agent.options;
+      },
       runOver: (runAbort) => {
         if (this.#runAbort === runAbort) this.#runAbort = undefined;
       },
@@ -81,7 +88,7 @@ export class Agent {
 
   /** The options the agent was made with (`setModel` replaces their provider and model). */
   get options(): AgentOptions {
-    return this.#shared.options;
+    return this.#options;
   }
 
   /**
@@ -140,10 +147,11 @@ export class Agent {
    */
   setModel(model: string, provider?: Provider): void {
     if (this.#runAbort !== undefined) throw new AgentBusyError('switch the model');
-    const next = provider ?? this.#shared.options.provider;
+    const next = provider ?? this.#options.provider;
     checkModel(next, model);
-    const options = { ...this.#shared.options, provider: next, model };
+    const options = { ...this.#options, provider: next, model };
     this.#shared.contextWindow?.budgetFor(next, model, options.maxOutputTokens);
+    this.#options = options;
     this.#shared.options = options;
   }
 

@@ -2,7 +2,7 @@ import { type AgentError, toAgentError } from '../errors/agent-error.js';
 import { RunStoppedError } from '../errors/run-error.js';
 import type { AgentEventOf } from '../events/agent-event.js';
 import { noEvents, type RunEvents } from '../events/run-events.js';
-import { needsRunSetup, prepareRun, type RunSetup } from '../governance/prepare-run.js';
+import { needsRunSetup, prepareRun, type RunSetup } from './prepare-run.js';
 import { linkAbort } from '../loop/abortable.js';
 import { danglingCalls } from '../loop/dangling-calls.js';
 import { endRun } from '../loop/end-run.js';
@@ -13,8 +13,9 @@ import { RunContext } from '../loop/run-context.js';
 import type { AgentShared, RunState } from '../loop/run-state.js';
 import { emptyUsage } from '../messages/usage.js';
 import type { Orchestrator, RunEnd } from '../orchestrator/orchestrator.js';
-import type { RunJournal } from '../session/run-journal.js';
-import type { AgentResult } from './agent-result.js';
+import type { RunJournal } from '../loop/run-journal.js';
+import type { AgentResult } from '../result/agent-result.js';
+import type { AgentOptions } from './agent-options.js';
 import type { PreparedTools, ToolPreparation } from './prepared-tools.js';
 import { type PromptInput, toMessages } from './prompt-input.js';
 import type { PromptOptions } from './prompt-options.js';
@@ -23,6 +24,8 @@ import type { CheckedDecisions } from './resume.js';
 /** What a run needs of its agent. */
 export interface RunOwner {
   readonly shared: AgentShared;
+  /** The agent's options now (the loop's part of them is `shared.options`). */
+  readonly options: AgentOptions;
   readonly tools: ToolPreparation;
   /** Called last, once the run is over, so the agent takes prompts again. */
   runOver(runAbort: RunAbort): void;
@@ -53,7 +56,7 @@ export async function runFrame(
   decisions: CheckedDecisions | undefined,
 ): Promise<AgentResult> {
   const shared = owner.shared;
-  const agentOptions = shared.options;
+  const agentOptions = owner.options;
   try {
     let prepared: PreparedTools;
     let setupError: AgentError | undefined;

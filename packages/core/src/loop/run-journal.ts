@@ -1,4 +1,4 @@
-import type { AgentResult } from '../agent/agent-result.js';
+import type { AgentResult } from '../result/agent-result.js';
 import type { AgentMessage, ToolCallBlock } from '../messages/messages.js';
 
 /**

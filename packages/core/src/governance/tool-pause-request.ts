@@ -1,5 +1,5 @@
-import type { PendingApproval } from '../governance/pending-approval.js';
-import { AgentError } from './agent-error.js';
+import type { PendingApproval } from './pending-approval.js';
+import { AgentError } from '../errors/agent-error.js';
 
 /**
  * Thrown by a tool to pause the run that called it until a person decides

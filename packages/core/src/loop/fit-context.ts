@@ -1,15 +1,15 @@
-import type { AgentShared } from '../loop/run-state.js';
-import type { RunContext } from '../loop/run-context.js';
+import type { AgentShared } from './run-state.js';
+import type { RunContext } from './run-context.js';
 import { AgentError, toAgentError } from '../errors/agent-error.js';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import type { Message } from '../messages/messages.js';
 import type { ModelCallResult } from '../orchestrator/orchestrator.js';
 import type { ModelRequest } from '../provider/provider.js';
 import type { ProviderError } from '../provider/provider-error.js';
-import { budgetAfterOverflow } from './budget-after-overflow.js';
-import { type CompactionPlan, compactMessages } from './compact-messages.js';
-import type { CompactionMessage } from './compaction-message.js';
-import type { ContextWindow, WindowState } from './context-window.js';
+import { budgetAfterOverflow } from '../context/budget-after-overflow.js';
+import { type CompactionPlan, compactMessages } from '../context/compact-messages.js';
+import type { CompactionMessage } from '../messages/compaction-message.js';
+import type { ContextWindow, WindowState } from '../context/context-window.js';
 
 /** The request to send, or how the model call ends instead. */
 export type FitOutcome = { ok: true; request: ModelRequest } | { ok: false; result: ModelCallResult };

@@ -1,4 +1,4 @@
-import { hexDigitCodes, randomUint32 } from '../observability/trace-context.js';
+import { hexDigitCodes, randomUint32 } from './trace-context.js';
 const dash = 45;
 /** The 36 character codes of the id being made; filled and read synchronously. */
 const codes: number[] = new Array<number>(36).fill(dash);

@@ -1,4 +1,4 @@
-import type { ImageBlock, TextBlock, UserMessage } from '../messages/messages.js';
+import type { ImageBlock, TextBlock, UserMessage } from './messages.js';
 
 /**
  * Recorded in the history when the context window compacts it: the history

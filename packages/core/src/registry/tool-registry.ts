@@ -1,6 +1,6 @@
 import { RegistryError } from '../errors/registry-error.js';
-import { getToolPack, listToolPacks, type ToolPackFactory } from '../registry/registries.js';
-import type { AnyTool } from './tool.js';
+import { getToolPack, listToolPacks, type ToolPackFactory } from './registries.js';
+import type { AnyTool } from '../tool/tool.js';
 
 /**
  * A set of tools by name, plus named packs. `resolvePacks` looks in this

@@ -7,8 +7,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const source = join(root, 'packages/core/src');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+// The folder to check: core's src, or another given as the first argument (the script's own tests do).
+const source = resolve(process.argv[2] ?? join(root, 'packages/core/src'));
 
 /** Every source file of core, without tests and test helpers; the root barrel is not a layer. */
 function sourceFiles(folder) {
@@ -18,7 +19,11 @@ function sourceFiles(folder) {
     if (entry.isDirectory()) {
       if (entry.name === 'test-support' || entry.name === '__fixtures__') continue;
       files.push(...sourceFiles(path));
-    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')) {
+    } else if (
+      entry.name.endsWith('.ts') &&
+      !entry.name.endsWith('.test.ts') &&
+      !entry.name.endsWith('.d.ts')
+    ) {
       files.push(path);
     }
   }
@@ -99,8 +104,12 @@ if (found.length === 0) {
   console.log(`core layers: ${arrows.size} folders, no import cycle between them (type imports included).`);
   process.exit(0);
 }
-console.error('core layers: folders of packages/core/src import each other in a cycle (type imports included).');
-console.error('Move the shared type or function down to the lowest folder that needs it, so imports point one way.\n');
+console.error(
+  'core layers: folders of packages/core/src import each other in a cycle (type imports included).',
+);
+console.error(
+  'Move the shared type or function down to the lowest folder that needs it, so imports point one way.\n',
+);
 for (const component of found) {
   console.error(`cycle: ${component.join(', ')}`);
   const members = new Set(component);

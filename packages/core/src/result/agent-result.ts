@@ -1,7 +1,7 @@
 import type { AgentError } from '../errors/agent-error.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
 import type { AgentMessage, ToolResultMessage, Usage } from '../messages/messages.js';
-import type { RunMetrics } from '../observability/run-metrics.js';
+import type { RunMetrics } from './run-metrics.js';
 
 /**
  * Why a run ended. `max_tokens` is the run's token budget (`limits.maxTokens`)

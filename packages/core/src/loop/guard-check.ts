@@ -1,9 +1,9 @@
 import { GuardError } from '../errors/guard-error.js';
 import type { AgentMessage, AssistantMessage, ToolCallBlock } from '../messages/messages.js';
-import type { RunContext } from '../loop/run-context.js';
+import type { RunContext } from './run-context.js';
 import type { AnyTool } from '../tool/tool.js';
-import { canonicalJson } from './canonical-json.js';
-import type { GuardAction, GuardObservation, GuardVerdict } from './guard.js';
+import { canonicalJson } from '../governance/canonical-json.js';
+import type { GuardAction, GuardObservation, GuardVerdict } from '../governance/guard.js';
 import type { RunGovernance } from './run-governance.js';
 
 /** Asks the run's guard about an observation; a throw counts as `kill` (fail closed). */

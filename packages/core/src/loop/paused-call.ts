@@ -1,12 +1,12 @@
 import { AgentError } from '../errors/agent-error.js';
 import { ApprovalError } from '../errors/approval-error.js';
-import type { ToolPauseRequest } from '../errors/tool-pause-request.js';
-import type { RunContext } from '../loop/run-context.js';
+import type { ToolPauseRequest } from '../governance/tool-pause-request.js';
+import type { RunContext } from './run-context.js';
 import type { ToolCallBlock } from '../messages/messages.js';
 import type { ToolResume } from '../tool/tool.js';
 import type { GateRefusal } from './admit-call.js';
-import { inputHash } from './input-hash.js';
-import type { ApprovalDecision, PendingApproval } from './pending-approval.js';
+import { inputHash } from '../governance/input-hash.js';
+import type { ApprovalDecision, PendingApproval } from '../governance/pending-approval.js';
 
 /**
  * A resume's instruction for a call that paused inside (a subagent call):

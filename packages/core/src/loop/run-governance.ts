@@ -1,11 +1,11 @@
 import type { AssistantMessage } from '../messages/messages.js';
-import type { Approver } from './approval.js';
-import type { Guard } from './guard.js';
-import type { Intent } from './intent.js';
+import type { Approver } from '../governance/approval.js';
+import type { Guard } from '../governance/guard.js';
+import type { Intent } from '../governance/intent.js';
 import type { CallResume } from './paused-call.js';
-import type { PendingApproval, ApprovalDecision } from './pending-approval.js';
+import type { PendingApproval, ApprovalDecision } from '../governance/pending-approval.js';
 import type { ToolResume } from '../tool/tool.js';
-import type { Policy } from './policy.js';
+import type { Policy } from '../governance/policy.js';
 
 /**
  * What an agent remembers about approvals between runs, as plain JSON: the

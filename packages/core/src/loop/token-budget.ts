@@ -1,7 +1,7 @@
 import { RunStoppedError } from '../errors/run-error.js';
 import type { Message } from '../messages/messages.js';
 import type { ModelRequest, Provider } from '../provider/provider.js';
-import type { RunContext } from '../loop/run-context.js';
+import type { RunContext } from './run-context.js';
 
 /** Characters counted so far of one message list, so each model call counts only what was added since the last. */
 interface CountedMessages {

@@ -1,4 +1,4 @@
-import type { ToolCallRecord } from '../agent/agent-result.js';
+import type { ToolCallRecord } from './agent-result.js';
 import type { Usage } from '../messages/messages.js';
 
 /** Counts and time of one tool's calls in a run. */

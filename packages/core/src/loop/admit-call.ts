@@ -1,20 +1,20 @@
 import { GuardError } from '../errors/guard-error.js';
 import { RunStoppedError } from '../errors/run-error.js';
 import type { AgentMessage, AssistantMessage, ToolCallBlock } from '../messages/messages.js';
-import type { RunContext } from '../loop/run-context.js';
+import type { RunContext } from './run-context.js';
 import type { AnyTool, ToolRisk } from '../tool/tool.js';
-import type { ApprovalAnswer, ApprovalChoice, ApprovalRequest } from './approval.js';
+import type { ApprovalAnswer, ApprovalChoice, ApprovalRequest } from '../governance/approval.js';
 import { guardVerdict, observeCall } from './guard-check.js';
-import { inputHash } from './input-hash.js';
-import { missingIntentText, parseIntents, type Intent } from './intent.js';
-import type { PendingApproval } from './pending-approval.js';
+import { inputHash } from '../governance/input-hash.js';
+import { missingIntentText, parseIntents, type Intent } from '../governance/intent.js';
+import type { PendingApproval } from '../governance/pending-approval.js';
 import {
   defaultToolRisk,
   higherRisk,
   isToolRisk,
   type PolicyDecision,
   type PolicyVerdict,
-} from './policy.js';
+} from '../governance/policy.js';
 import type { RunGovernance } from './run-governance.js';
 import { isoNow } from '../time/iso-now.js';
 

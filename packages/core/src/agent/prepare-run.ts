@@ -1,15 +1,16 @@
-import type { AgentOptions, SystemPromptSource } from '../agent/agent-options.js';
+import type { AgentOptions } from './agent-options.js';
+import type { SystemPromptSource } from '../loop/run-options.js';
 import { ConfigError } from '../errors/config-error.js';
 import { HookError } from '../errors/hook-error.js';
 import type { AgentMessage } from '../messages/messages.js';
 import type { ToolSpec } from '../provider/provider.js';
 import { loadSchemaSupport, prepareTool, type PreparedTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
-import { defaultGuard, type Guard } from './guard.js';
-import type { ApprovalDecision } from './pending-approval.js';
-import type { CallResume } from './paused-call.js';
-import { toPolicy, type Policy, type PolicyOption } from './policy.js';
-import { type ApprovalMemory, RunGovernance } from './run-governance.js';
+import { defaultGuard, type Guard } from '../governance/guard.js';
+import type { ApprovalDecision } from '../governance/pending-approval.js';
+import type { CallResume } from '../loop/paused-call.js';
+import { toPolicy, type Policy, type PolicyOption } from '../governance/policy.js';
+import { type ApprovalMemory, RunGovernance } from '../loop/run-governance.js';
 
 /**
  * What a `beforeRun` hook may change for one run: the model, the system
