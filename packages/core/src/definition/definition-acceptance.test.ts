@@ -1,4 +1,4 @@
-// Seed 003 (the Agent Core PRD): each acceptance criterion as a test named after it.
+// What typed agent definitions promise, each promise as a test named after it.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
