@@ -17,7 +17,7 @@ import { checkAgentOptions, checkModel, checkToolNames } from './check-agent-opt
 import { ToolPreparation } from './prepared-tools.js';
 import type { PromptInput } from './prompt-input.js';
 import type { PromptOptions } from './prompt-options.js';
-import { type RunOwner, type RunTrace, runFrame } from './run-frame.js';
+import { type RunTrace, runFrame } from './run-frame.js';
 import { RunAbort } from '../loop/run-abort.js';
 import type { AgentShared } from '../loop/run-state.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
@@ -43,9 +43,6 @@ export class Agent {
   readonly #tools: ToolPreparation;
   /** The options as given (`setModel` replaces them); the run's shared state points at the same object. */
   #options: AgentOptions;
-  /** What the run frame needs of this agent; one object for every run. */
-  readonly #owner: RunOwner;
-  #runAbort: RunAbort | undefined;
 
   constructor(options: AgentOptions) {
     checkAgentOptions(options);
@@ -65,6 +62,7 @@ export class Agent {
       steeringQueue: [],
       followUpQueue: [],
       customMessages: countCustom(messages),
+      runAbort: undefined,
       events: noEvents,
       logger: options.logger ?? silentLogger,
       approvals: {
@@ -72,17 +70,6 @@ export class Agent {
         alwaysAllowed: [...(options.alwaysAllowedTools ?? [])],
       },
       contextWindow,
-    };
-    const agent = this;
-    this.#owner = {
-      shared: this.#shared,
-      tools: this.#tools,
-      get options() {
-        return agent.options;
-      },
-      runOver: (runAbort) => {
-        if (this.#runAbort === runAbort) this.#runAbort = undefined;
-      },
     };
   }
 
@@ -112,7 +99,7 @@ export class Agent {
 
   /** True while a prompt is running. */
   get isRunning(): boolean {
-    return this.#runAbort !== undefined;
+    return this.#shared.runAbort !== undefined;
   }
 
   /** Messages queued by `steer()` and `followUp()` that no run has taken yet. */
@@ -146,7 +133,7 @@ export class Agent {
    * agent.setModel('gpt-5', openai());
    */
   setModel(model: string, provider?: Provider): void {
-    if (this.#runAbort !== undefined) throw new AgentBusyError('switch the model');
+    if (this.#shared.runAbort !== undefined) throw new AgentBusyError('switch the model');
     const next = provider ?? this.#options.provider;
     checkModel(next, model);
     const options = { ...this.#options, provider: next, model };
@@ -166,7 +153,7 @@ export class Agent {
    * and `ConfigError` if no orchestrator is available.
    */
   prompt(input: PromptInput, options: PromptOptions = {}): AgentRun {
-    if (this.#runAbort !== undefined) throw new AgentBusyError('start a new prompt');
+    if (this.#shared.runAbort !== undefined) throw new AgentBusyError('start a new prompt');
     return this.#start(input, options, undefined);
   }
 
@@ -184,7 +171,7 @@ export class Agent {
    * const result = await agent.resume({ decisions: [{ toolCallId: first.toolCallId, inputHash: first.inputHash, decision: 'allow' }] }).result();
    */
   resume(options: ResumeOptions = {}): AgentRun {
-    if (this.#runAbort !== undefined) throw new AgentBusyError('resume');
+    if (this.#shared.runAbort !== undefined) throw new AgentBusyError('resume');
     const decisions = checkDecisions(
       this.#shared.messages,
       options.decisions ?? [],
@@ -207,7 +194,7 @@ export class Agent {
         : resolveParentTrace(options);
     const shared = this.#shared;
     const runAbort = new RunAbort();
-    this.#runAbort = runAbort;
+    this.#shared.runAbort = runAbort;
     const runId = randomRunId();
     const trace: RunTrace = {
       traceId: parentTrace?.traceId ?? randomTraceId(),
@@ -223,7 +210,9 @@ export class Agent {
     shared.events = events;
     const startedAt = performance.now();
     const result = runFrame(
-      this.#owner,
+      shared,
+      this.#tools,
+      this.#options,
       input,
       options,
       orchestrator,
@@ -268,12 +257,12 @@ export class Agent {
 
   /** Aborts the running prompt, if any. */
   abort(reason?: unknown): void {
-    this.#runAbort?.abort(reason);
+    this.#shared.runAbort?.abort(reason);
   }
 
   /** Clears the history and both queues. Throws `AgentBusyError` while a run is in progress. */
   reset(): void {
-    if (this.#runAbort !== undefined) throw new AgentBusyError('reset the agent');
+    if (this.#shared.runAbort !== undefined) throw new AgentBusyError('reset the agent');
     this.#shared.messages.length = 0;
     this.#shared.steeringQueue.length = 0;
     this.#shared.followUpQueue.length = 0;

@@ -21,16 +21,6 @@ import { type PromptInput, toMessages } from './prompt-input.js';
 import type { PromptOptions } from './prompt-options.js';
 import type { CheckedDecisions } from './resume.js';
 
-/** What a run needs of its agent. */
-export interface RunOwner {
-  readonly shared: AgentShared;
-  /** The agent's options now (the loop's part of them is `shared.options`). */
-  readonly options: AgentOptions;
-  readonly tools: ToolPreparation;
-  /** Called last, once the run is over, so the agent takes prompts again. */
-  runOver(runAbort: RunAbort): void;
-}
-
 /** The trace identity of one run: its trace, its root span and the caller's span, if any. */
 export interface RunTrace {
   traceId: string;
@@ -44,7 +34,9 @@ export interface RunTrace {
  * rejects: failures end the run with `error`.
  */
 export async function runFrame(
-  owner: RunOwner,
+  shared: AgentShared,
+  tools: ToolPreparation,
+  agentOptions: AgentOptions,
   input: PromptInput | undefined,
   options: PromptOptions,
   orchestrator: Orchestrator,
@@ -55,15 +47,13 @@ export async function runFrame(
   startedAt: number,
   decisions: CheckedDecisions | undefined,
 ): Promise<AgentResult> {
-  const shared = owner.shared;
-  const agentOptions = owner.options;
   try {
     let prepared: PreparedTools;
     let setupError: AgentError | undefined;
     let setup: RunSetup | undefined;
     try {
       // Prepared tools are kept between runs: no await for a run that reuses them.
-      prepared = owner.tools.ready ?? (await owner.tools.prepare());
+      prepared = tools.ready ?? (await tools.prepare());
       // The session is claimed in the store first: one process runs it at a time, and two deciding one pause give one execution.
       if (agentOptions.journal?.claim !== undefined)
         await agentOptions.journal.claim(shared.messages, {
@@ -194,7 +184,8 @@ export async function runFrame(
     events.channel.close();
     // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
     shared.events = noEvents;
-    owner.runOver(runAbort);
+    // The agent takes prompts again: undefined here, unless a later run already replaced it.
+    if (shared.runAbort === runAbort) shared.runAbort = undefined;
   }
 }
 

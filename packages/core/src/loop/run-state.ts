@@ -37,6 +37,8 @@ export interface AgentShared {
   followUpQueue: AgentMessage[];
   /** Count of app-defined messages in the history, so model calls skip filtering when there are none. */
   customMessages: number;
+  /** How the running prompt is stopped; undefined between runs, so the agent takes a new prompt. */
+  runAbort: RunAbort | undefined;
   /** Where the running prompt's events go; `noEvents` between runs. */
   events: EventSink;
   logger: Logger;
