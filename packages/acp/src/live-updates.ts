@@ -63,7 +63,6 @@ export class LiveUpdates {
         this.#runStart = this.#options.history().length;
         this.#answers = [];
         this.#plans = [];
-        this.#announced.clear();
         return;
       case 'message_start':
         this.#attempt = { text: 0, thinking: 0 };
@@ -134,6 +133,8 @@ export class LiveUpdates {
   /** Says that the next run starts with a prompt of this many messages (shown by the editor itself). */
   expectPrompt(messages: number): void {
     this.#promptMessages = messages;
+    // Calls announced earlier stay announced across a pause and its resume, never shown twice.
+    this.#announced.clear();
   }
 
   /** Marks a call as running: its tool has started (called by the wrapped tool). */

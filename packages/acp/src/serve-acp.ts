@@ -392,9 +392,10 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
     .onRequest('session/set_config_option', async ({ params }) => {
       const session = require(params.sessionId);
       const config = changedConfig(options, session.config, params.configId, params.value);
+      const policyBefore = session.config.policy;
       try {
         const current = await applyConfig(session, config);
-        if (config.policy !== undefined && config.policy !== session.config.policy)
+        if (config.policy !== undefined && config.policy !== policyBefore)
           current.send({ sessionUpdate: 'current_mode_update', currentModeId: config.policy });
         return { configOptions: configOptionsOf(options, current.config) };
       } catch (error) {

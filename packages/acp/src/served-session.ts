@@ -137,6 +137,7 @@ export class ServedSession {
       );
     }
     const turn = this.#startTurn(false);
+    this.#titleFrom(content);
     let result: AgentResult;
     try {
       this.live.expectPrompt(1);
@@ -319,6 +320,24 @@ export class ServedSession {
     } finally {
       turn.permission = undefined;
     }
+  }
+
+  /**
+   * The first prompt names the session (`metadata.title`, what `session/list`
+   * shows), stored with the turn's end: a store's summary may otherwise lag
+   * behind its events log until the next snapshot.
+   */
+  #titleFrom(content: (TextBlock | ImageBlock)[]): void {
+    const metadata = this.session.metadata;
+    if (typeof metadata.title === 'string' && metadata.title !== '') return;
+    const text = content
+      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (text === '') return;
+    metadata.title = text.length > 80 ? `${text.slice(0, 79)}…` : text;
+    this.#dirty = true;
   }
 
   #noteDisplay(display: RunDisplay): void {
