@@ -199,6 +199,7 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
       record.cwd = cwd;
       record.config = { ...defaultConfig(options), ...record.config };
       const servedSession = new ServedSession(host, session, record, opening.close);
+      servedSession.announceCommands(options.commands ?? []);
       opening.served = servedSession;
       served.set(sessionId, servedSession);
       return servedSession;
@@ -229,12 +230,13 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
     ...(modesOf(options, session.config) === undefined ? {} : { modes: modesOf(options, session.config) }),
   });
 
-  const afterOpen = (session: ServedSession) =>
+  const afterOpen = (session: ServedSession) => {
+    // After the response is written: the editor learns of the session before its updates and requests.
     setImmediate(() => {
-      if (options.commands !== undefined && options.commands.length > 0)
-        session.send({ sessionUpdate: 'available_commands_update', availableCommands: options.commands });
+      session.announceCommands();
       session.askAgain();
     });
+  };
 
   const applyConfig = async (session: ServedSession, config: AcpSessionConfig): Promise<ServedSession> => {
     if (session.busy)

@@ -1,5 +1,6 @@
 import {
   type AgentContext,
+  type AvailableCommand,
   type PromptResponse,
   RequestError,
   type SessionConfigOption,
@@ -56,6 +57,7 @@ export class ServedSession {
   #turn: Turn | undefined;
   #sent: Promise<void> = Promise.resolve();
   #dirty = false;
+  #commands: AvailableCommand[] | undefined;
 
   constructor(
     host: ServedSessionHost,
@@ -115,6 +117,22 @@ export class ServedSession {
     return this.#sent;
   }
 
+  /**
+   * Given commands, keeps them to send; without, sends what it keeps, once: soon after the session opens, or
+   * first thing in its first prompt if that comes sooner, so they never
+   * interleave with a turn's updates.
+   */
+  announceCommands(commands?: AvailableCommand[]): void {
+    if (commands !== undefined) {
+      this.#commands = commands;
+      return;
+    }
+    const pending = this.#commands;
+    if (pending === undefined || pending.length === 0) return;
+    this.#commands = [];
+    this.send({ sessionUpdate: 'available_commands_update', availableCommands: pending });
+  }
+
   /** Sends the stored history as updates (`session/load`). */
   replay(): void {
     const toolOf = (name: string) => this.session.agent.tools.find((tool) => tool.name === name);
@@ -136,6 +154,7 @@ export class ServedSession {
         `session ${this.id} is already answering a prompt; wait for its answer or send session/cancel first`,
       );
     }
+    this.announceCommands();
     const turn = this.#startTurn(false);
     this.#titleFrom(content);
     let result: AgentResult;
