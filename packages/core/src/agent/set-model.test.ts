@@ -16,7 +16,11 @@ describe('setModel', () => {
     expect(agent.options.provider).toBe(second);
     // The second provider is sent the whole conversation, under the new model name.
     expect(second.requests[0]?.model).toBe('large');
-    expect(second.requests[0]?.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(second.requests[0]?.messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+    ]);
     expect(result.messages.at(-1)).toMatchObject({ role: 'assistant', provider: 'second' });
   });
 
