@@ -57,6 +57,10 @@ export class ServedSession {
   #turn: Turn | undefined;
   #sent: Promise<void> = Promise.resolve();
   #dirty = false;
+  /** Updates handed to the SDK and not yet written. */
+  #writing = 0;
+  /** A text chunk held back while earlier updates are written, merged with the next ones of its kind. */
+  #held: { kind: 'agent_message_chunk' | 'agent_thought_chunk'; text: string } | undefined;
   #commands: AvailableCommand[] | undefined;
 
   constructor(
@@ -100,21 +104,62 @@ export class ServedSession {
     return this.#turn?.permission !== undefined;
   }
 
-  /** Sends an update now, after every one sent before it. */
+  /**
+   * Sends an update after every one sent before it. Text chunks that come
+   * while earlier updates are still being written are merged into one, so a
+   * fast model never outruns the pipe to the editor; alone, each goes out at once.
+   */
   send(update: SessionUpdate): void {
     if (this.#host.disconnected) return;
-    const sent = this.#host.client.notify('session/update', { sessionId: this.id, update });
-    this.#sent = sent.catch((error: unknown) =>
-      this.#host.logger.debug('a session update could not be sent', {
-        sessionId: this.id,
-        error: String(error),
-      }),
-    );
+    if (
+      (update.sessionUpdate === 'agent_message_chunk' || update.sessionUpdate === 'agent_thought_chunk') &&
+      update.content.type === 'text'
+    ) {
+      const held = this.#held;
+      if (held !== undefined && held.kind === update.sessionUpdate) {
+        held.text += update.content.text;
+        return;
+      }
+      if (this.#writing > 0) {
+        this.#release();
+        this.#held = { kind: update.sessionUpdate, text: update.content.text };
+        return;
+      }
+    }
+    this.#release();
+    this.#write(update);
   }
 
   /** Resolves once every update sent so far is written. */
   flushed(): Promise<void> {
+    this.#release();
     return this.#sent;
+  }
+
+  #write(update: SessionUpdate): void {
+    this.#writing++;
+    const sent = this.#host.client.notify('session/update', { sessionId: this.id, update });
+    this.#sent = sent
+      .catch((error: unknown) =>
+        this.#host.logger.debug('a session update could not be sent', {
+          sessionId: this.id,
+          error: String(error),
+        }),
+      )
+      .finally(() => {
+        this.#writing--;
+        // A write done: what was held goes next, behind the writes still queued.
+        this.#release();
+      });
+  }
+
+  /** Writes the merged text chunk held back, if any. */
+  #release(): void {
+    const held = this.#held;
+    if (held === undefined) return;
+    this.#held = undefined;
+    if (this.#host.disconnected) return;
+    this.#write({ sessionUpdate: held.kind, content: { type: 'text', text: held.text } });
   }
 
   /**
