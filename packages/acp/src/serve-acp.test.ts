@@ -227,3 +227,22 @@ function merged(updates: ReturnType<typeof updatesOf>): string[] {
   }
   return lines;
 }
+
+test('a flood of deltas is merged into fewer chunks while earlier ones are written, with no text lost or reordered', async () => {
+  const text = Array.from({ length: 2000 }, (_, index) => `${index},`).join('');
+  const provider = mock({ turns: [{ text }], chunkSize: 5 });
+  const editor = await connectEditor({
+    createAgent: () => ({ provider, model: 'mock', orchestrator: stepOrchestrator }),
+  });
+  const { sessionId } = await editor.context.request('session/new', { cwd: '/work', mcpServers: [] });
+  await editor.context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Count' }] });
+  const chunks = updatesOf(editor.notifications, sessionId).filter(
+    (update) => update.sessionUpdate === 'agent_message_chunk',
+  );
+  expect(chunks.map((chunk) => (chunk.content.type === 'text' ? chunk.content.text : '')).join('')).toBe(
+    text,
+  );
+  // One delta per 5 characters would be this many chunks; merging sends fewer.
+  expect(chunks.length).toBeLessThan(Math.ceil(text.length / 5));
+  await editor.quit();
+});
