@@ -11,20 +11,14 @@ import {
   RequestError,
   type Stream,
 } from '@agentclientprotocol/sdk';
-import {
-  type AnyTool,
-  type BeforeRunHook,
-  ConfigError,
-  getOrchestrator,
-  type Session,
-  SessionManager,
-  silentLogger,
-} from '@agent-core/core';
+import { ConfigError, type Session, SessionManager, silentLogger } from '@agent-core/core';
 import { changedConfig, configOptionsOf, defaultConfig, modesOf, offeredPolicies } from './config-options.js';
 import { userContentOf } from './prompt-content.js';
 import { ServedSession, type ServedSessionHost } from './served-session.js';
-import type { AcpClientAccess, AcpSessionContext, ServeAcpOptions } from './serve-acp-options.js';
+import type { ServeAcpOptions } from './serve-acp-options.js';
 import { type AcpSessionConfig, readSessionRecord, recordedCwd } from './session-record.js';
+import { clientAccess } from './client-access.js';
+import { type Opening, sessionAgentOptions } from './session-agent-options.js';
 import { toRequestError, unknownSession } from './to-request-error.js';
 
 /** A running ACP server. */
@@ -33,14 +27,6 @@ export interface AcpServer {
   readonly closed: Promise<void>;
   /** Closes the connection and puts every session away, as when the editor goes. */
   close(): Promise<void>;
-}
-
-/** What a session being opened brings from the editor's request. */
-interface Opening {
-  cwd: string;
-  mcpServers: McpServer[];
-  close?: () => void | Promise<void>;
-  served?: ServedSession;
 }
 
 /**
@@ -82,83 +68,17 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
     },
   };
 
-  const access = (sessionId: string): AcpClientAccess => ({
-    get capabilities() {
-      return capabilities;
-    },
-    async readTextFile(path, range) {
-      if (capabilities.fs?.readTextFile !== true)
-        throw new Error('The editor did not declare fs.readTextFile; read the file from disk instead.');
-      const response = await host.client.request('fs/read_text_file', {
-        sessionId,
-        path,
-        ...(range?.line === undefined ? {} : { line: range.line }),
-        ...(range?.limit === undefined ? {} : { limit: range.limit }),
-      });
-      return response.content;
-    },
-    async writeTextFile(path, content) {
-      if (capabilities.fs?.writeTextFile !== true)
-        throw new Error('The editor did not declare fs.writeTextFile; write the file to disk instead.');
-      await host.client.request('fs/write_text_file', { sessionId, path, content });
-    },
-    createTerminal(request) {
-      if (capabilities.terminal !== true)
-        return Promise.reject(
-          new Error('The editor did not declare terminal; run the command locally instead.'),
-        );
-      return host.client.createTerminal({ sessionId, ...request });
-    },
-  });
-
+  const editor = { capabilities: () => capabilities, client: () => host.client };
   const manager =
     options.manager ??
     new SessionManager({
       store: options.store as NonNullable<ServeAcpOptions['store']>,
       logger,
-      agentOptions: async ({ id, metadata }) => {
-        const opening = openings.get(id);
-        if (opening === undefined || options.createAgent === undefined)
-          throw new ConfigError(
-            `Session ${id} was opened outside the ACP server; open it with session/load.`,
-          );
-        const record = readSessionRecord(metadata, opening.cwd);
-        const config: AcpSessionConfig = { ...defaultConfig(options), ...record.config };
-        const context: AcpSessionContext = {
-          sessionId: id,
-          cwd: opening.cwd,
-          mcpServers: opening.mcpServers,
-          client: access(id),
-          config,
-          metadata,
-        };
-        const { close, ...agentOptions } = await options.createAgent(context);
-        opening.close = close;
-        const choice = options.models?.find((model) => model.id === config.model);
-        if (choice !== undefined) {
-          agentOptions.model = choice.model;
-          if (choice.provider !== undefined) agentOptions.provider = choice.provider;
-        }
-        if (config.orchestrator !== undefined && options.orchestrators?.includes(config.orchestrator))
-          agentOptions.orchestrator = getOrchestrator(config.orchestrator);
-        if (offeredPolicies(options).length > 0) {
-          // Read at each run's start, so a change of mode applies from the next prompt on.
-          const applyPolicy: BeforeRunHook = (run) => {
-            const policy = served.get(id)?.config.policy ?? config.policy;
-            if (policy !== undefined) run.policy = policy as AcpSessionConfig['policy'] & typeof run.policy;
-          };
-          const before = agentOptions.hooks?.beforeRun;
-          agentOptions.hooks = {
-            ...agentOptions.hooks,
-            beforeRun: [
-              ...(before === undefined ? [] : Array.isArray(before) ? before : [before]),
-              applyPolicy,
-            ],
-          };
-        }
-        agentOptions.tools = (agentOptions.tools ?? []).map((tool) => announcing(tool, () => opening.served));
-        return agentOptions;
-      },
+      agentOptions: sessionAgentOptions(options, {
+        opening: (id) => openings.get(id),
+        served: (id) => served.get(id),
+        access: (id) => clientAccess(id, editor),
+      }),
     });
 
   const requireAuth = () => {
@@ -453,15 +373,4 @@ function stdioStream(): Stream {
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
     Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>,
   );
-}
-
-/** The tool, telling the session when a call of it starts running (`in_progress`). */
-function announcing(tool: AnyTool, served: () => ServedSession | undefined): AnyTool {
-  return {
-    ...tool,
-    execute(input, context) {
-      served()?.live.toolStarted(context.toolCallId);
-      return tool.execute(input, context);
-    },
-  };
 }

@@ -16,11 +16,12 @@ import type {
   ImageBlock,
 } from '@agent-core/core';
 import { LiveUpdates, type RunDisplay } from './live-updates.js';
-import { answerOf, type PermissionAnswer, permissionOptions } from './permission-options.js';
+import { askPermission } from './ask-permission.js';
+import type { PermissionAnswer } from './permission-options.js';
 import { replayHistory } from './replay-history.js';
 import type { AcpSessionConfig, AcpSessionRecord } from './session-record.js';
 import { stopReasonOf } from './stop-reason.js';
-import { viewOfToolCall } from './tool-call-view.js';
+import { UpdateSender } from './update-sender.js';
 
 /** One prompt turn, or the resume a load started for approvals left waiting. */
 interface Turn {
@@ -55,12 +56,8 @@ export class ServedSession {
   readonly #closeAgent: (() => void | Promise<void>) | undefined;
   readonly #unsubscribe: () => void;
   #turn: Turn | undefined;
-  #sent: Promise<void> = Promise.resolve();
+  readonly #updates: UpdateSender;
   #dirty = false;
-  /** Updates handed to the SDK and not yet written. */
-  #writing = 0;
-  /** A text chunk held back while earlier updates are written, merged with the next ones of its kind. */
-  #held: { kind: 'agent_message_chunk' | 'agent_thought_chunk'; text: string } | undefined;
   #commands: AvailableCommand[] | undefined;
 
   constructor(
@@ -73,6 +70,7 @@ export class ServedSession {
     this.session = session;
     this.record = record;
     this.#closeAgent = closeAgent;
+    this.#updates = new UpdateSender(session.id, host);
     // The record lives in the metadata, so every save of the session keeps it.
     session.metadata.acp = record;
     this.live = new LiveUpdates({
@@ -104,62 +102,14 @@ export class ServedSession {
     return this.#turn?.permission !== undefined;
   }
 
-  /**
-   * Sends an update after every one sent before it. Text chunks that come
-   * while earlier updates are still being written are merged into one, so a
-   * fast model never outruns the pipe to the editor; alone, each goes out at once.
-   */
+  /** Sends an update after every one sent before it (see `UpdateSender`). */
   send(update: SessionUpdate): void {
-    if (this.#host.disconnected) return;
-    if (
-      (update.sessionUpdate === 'agent_message_chunk' || update.sessionUpdate === 'agent_thought_chunk') &&
-      update.content.type === 'text'
-    ) {
-      const held = this.#held;
-      if (held !== undefined && held.kind === update.sessionUpdate) {
-        held.text += update.content.text;
-        return;
-      }
-      if (this.#writing > 0) {
-        this.#release();
-        this.#held = { kind: update.sessionUpdate, text: update.content.text };
-        return;
-      }
-    }
-    this.#release();
-    this.#write(update);
+    this.#updates.send(update);
   }
 
   /** Resolves once every update sent so far is written. */
   flushed(): Promise<void> {
-    this.#release();
-    return this.#sent;
-  }
-
-  #write(update: SessionUpdate): void {
-    this.#writing++;
-    const sent = this.#host.client.notify('session/update', { sessionId: this.id, update });
-    this.#sent = sent
-      .catch((error: unknown) =>
-        this.#host.logger.debug('a session update could not be sent', {
-          sessionId: this.id,
-          error: String(error),
-        }),
-      )
-      .finally(() => {
-        this.#writing--;
-        // A write done: what was held goes next, behind the writes still queued.
-        this.#release();
-      });
-  }
-
-  /** Writes the merged text chunk held back, if any. */
-  #release(): void {
-    const held = this.#held;
-    if (held === undefined) return;
-    this.#held = undefined;
-    if (this.#host.disconnected) return;
-    this.#write({ sessionUpdate: held.kind, content: { type: 'text', text: held.text } });
+    return this.#updates.flushed();
   }
 
   /**
@@ -338,49 +288,21 @@ export class ServedSession {
     return result;
   }
 
-  /** One `session/request_permission`; undefined when the editor is gone. */
+  /** One `session/request_permission`, after every update so far (the editor shows the call first). */
   async #ask(approval: PendingApproval, turn: Turn): Promise<PermissionAnswer | undefined> {
-    if (this.#host.disconnected) return undefined;
-    const call = {
-      type: 'toolCall' as const,
-      id: approval.toolCallId,
-      name: approval.toolName,
-      input: approval.input,
-    };
-    const tool = this.session.agent.tools.find((candidate) => candidate.name === approval.toolName);
-    const view = viewOfToolCall(call, tool, this.record.cwd);
     const controller = new AbortController();
     turn.permission = controller;
     try {
-      // Updates first: the editor shows the call before it is asked about it.
       await this.flushed();
-      const response = await this.#host.client.request(
-        'session/request_permission',
-        {
-          sessionId: this.id,
-          toolCall: {
-            toolCallId: approval.toolCallId,
-            title: view.title,
-            kind: view.kind,
-            status: 'pending',
-            locations: view.locations,
-            rawInput: approval.input,
-          },
-          options: permissionOptions,
-        },
-        { cancellationSignal: controller.signal, stopWaitingOnCancel: true },
-      );
-      return answerOf(response.outcome);
-    } catch (error) {
-      if (turn.cancelled || controller.signal.aborted)
-        return { decision: 'deny', rejectAlways: false, cancelled: true };
-      if (this.#host.disconnected) return undefined;
-      this.#host.logger.warn('the editor did not answer a permission request; the call is denied', {
+      // A cancel that came while the updates were written withdraws the question before it is asked.
+      if (turn.cancelled) return { decision: 'deny', rejectAlways: false, cancelled: true };
+      return await askPermission(this.#host, {
         sessionId: this.id,
-        toolCallId: approval.toolCallId,
-        error: String(error),
+        approval,
+        tool: this.session.agent.tools.find((candidate) => candidate.name === approval.toolName),
+        cwd: this.record.cwd,
+        signal: controller.signal,
       });
-      return { decision: 'deny', rejectAlways: false, cancelled: false };
     } finally {
       turn.permission = undefined;
     }
