@@ -246,3 +246,29 @@ test('a flood of deltas is merged into fewer chunks while earlier ones are writt
   expect(chunks.length).toBeLessThan(Math.ceil(text.length / 5));
   await editor.quit();
 });
+
+test('the model option switches model and provider between prompts, keeping the conversation', async () => {
+  const small = mock({ name: 'small-provider', turns: [{ text: 'Small.' }] });
+  const large = mock({ name: 'large-provider', turns: [{ text: 'Large.' }] });
+  const editor = await connectEditor({
+    createAgent: () => ({ provider: small, model: 'unused', orchestrator: stepOrchestrator }),
+    models: [
+      { id: 'small', model: 'small-model' },
+      { id: 'large', name: 'Large', model: 'large-model', provider: large },
+    ],
+  });
+  const { sessionId } = await editor.context.request('session/new', { cwd: '/work', mcpServers: [] });
+  await editor.context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'One' }] });
+  const changed = await editor.context.request('session/set_config_option', {
+    sessionId,
+    configId: 'model',
+    value: 'large',
+  });
+  expect(changed.configOptions.find((option) => option.id === 'model')?.currentValue).toBe('large');
+  await editor.context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Two' }] });
+  expect(small.requests.map((request) => request.model)).toEqual(['small-model']);
+  expect(large.requests.map((request) => request.model)).toEqual(['large-model']);
+  // The second provider is sent the whole conversation.
+  expect(large.requests[0]?.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+  await editor.quit();
+});
