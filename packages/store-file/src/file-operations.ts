@@ -7,6 +7,8 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, truncate, unlink } fr
  */
 export interface FileOperations {
   readFile(path: string): Promise<Buffer>;
+  /** The bytes of `path` from offset `start` to its end (empty when `start` is at or past the end). */
+  readFrom(path: string, start: number): Promise<Buffer>;
   /** The file's length in bytes; 0 when it does not exist. */
   size(path: string): Promise<number>;
   /** Creates `path` (it must not exist), writes `data` and fsyncs it. */
@@ -31,6 +33,23 @@ export interface FileOperations {
 /** The real file system (`node:fs/promises`). */
 export const nodeFileOperations: FileOperations = {
   readFile: (path) => readFile(path),
+  async readFrom(path, start) {
+    const handle = await open(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      const length = Math.max(0, size - start);
+      const buffer = Buffer.alloc(length);
+      let offset = 0;
+      while (offset < length) {
+        const { bytesRead } = await handle.read(buffer, offset, length - offset, start + offset);
+        if (bytesRead === 0) break;
+        offset += bytesRead;
+      }
+      return buffer.subarray(0, offset);
+    } finally {
+      await handle.close();
+    }
+  },
   async size(path) {
     try {
       return (await stat(path)).size;
