@@ -42,8 +42,13 @@ export function missingRecordsError(
   const where = logLastSeq === 0 ? 'holds no record' : `ends at seq ${logLastSeq}`;
   return new SessionCorruptError(
     path,
-    `it ${where}, but session.json includes records up to seq ${snapshotLastSeq}: records ${logLastSeq + 1} to ${snapshotLastSeq} are missing (the log was truncated, replaced or deleted), so records appended now would be numbered behind the snapshot and lost on the next load. ${repairAdvice(sessionId)}`,
+    `it ${where}, but session.json includes records up to seq ${snapshotLastSeq}: ${missing(logLastSeq + 1, snapshotLastSeq)} (the log was truncated, replaced or deleted), so records appended now would be numbered behind the snapshot and lost on the next load. ${repairAdvice(sessionId)}`,
   );
+}
+
+/** `record 4 is missing`, `records 4 to 6 are missing`. */
+function missing(first: number, last: number): string {
+  return first === last ? `record ${first} is missing` : `records ${first} to ${last} are missing`;
 }
 
 /**
@@ -177,13 +182,13 @@ export class SeqChecker {
     if (seq > expected && seq - 1 > covered)
       return {
         kind: 'fatal',
-        detail: `line ${line.line} has seq ${seq}, but the record before it has seq ${this.#previous}: records ${expected} to ${seq - 1} are missing`,
+        detail: `line ${line.line} has seq ${seq}, but the record before it has seq ${this.#previous}: ${missing(expected, seq - 1)}`,
       };
     const unreported = seq - expected > this.#damaged;
     this.#previous = seq;
     this.#damaged = 0;
     return unreported
-      ? { kind: 'record', record: line.record, gap: `${expected} to ${seq - 1}` }
+      ? { kind: 'record', record: line.record, gap: missing(expected, seq - 1) }
       : { kind: 'record', record: line.record };
   }
 }

@@ -33,7 +33,7 @@ export interface ListingSource {
 type FolderListing = { summary: SessionSummary } | { error: unknown } | undefined;
 
 /** Session folders `list` reads at once: their reads overlap, and a root of thousands never has thousands of files open. */
-const listConcurrency = 16;
+const listConcurrency = 8;
 
 /**
  * Lists the sessions under `root`, newest first, one page at a time. Per
