@@ -18,6 +18,14 @@ export interface FileOperations {
    * and writes `data`, without fsync: for lock, lease and summary files, which need no durability.
    */
   createExclusive(path: string, data: string): Promise<void>;
+  /**
+   * Opens `path`, reads it, and when `accept(text)` holds writes `data` over
+   * it in place, through that same open file, without fsync: for renewing a
+   * lease, whose new text has the old one's length. A file put in its place
+   * after the open is never written. Resolves whether it wrote; rejects with
+   * code `ENOENT` when there is no file.
+   */
+  rewriteIf(path: string, data: string, accept: (current: string) => boolean): Promise<boolean>;
   /** Appends `data` to `path` (creating it) and fsyncs it. */
   append(path: string, data: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
@@ -71,6 +79,19 @@ export const nodeFileOperations: FileOperations = {
     const handle = await open(path, 'wx');
     try {
       await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+  },
+  async rewriteIf(path, data, accept) {
+    const handle = await open(path, 'r+');
+    try {
+      const current = await handle.readFile();
+      if (!accept(current.toString('utf8'))) return false;
+      const bytes = Buffer.from(data, 'utf8');
+      await handle.write(bytes, 0, bytes.length, 0);
+      if (bytes.length < current.length) await handle.truncate(bytes.length);
+      return true;
     } finally {
       await handle.close();
     }

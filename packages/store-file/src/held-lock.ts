@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from '@agent-core/core';
 import type { FileOperations } from './file-operations.js';
 import { describeHolder, holderText, type LockOwner, parseHolder, readLockFile } from './lock-file.js';
+import { errorCode } from './storage-error.js';
 
 /** A lock this process holds, from `SessionLock.acquire`. */
 export interface HeldLock {
@@ -42,25 +43,22 @@ export interface HoldOptions {
 
 /** `setInterval` takes at most a signed 32-bit delay; a longer one fires at once. */
 const maxIntervalMs = 2 ** 31 - 1;
-/**
- * A renewal later than this share of `staleMs` (a frozen or blocked process)
- * no longer rewrites the file in place: a contender may be breaking it at that
- * very moment, so the holder takes it back the way a contender would (see `retake`).
- */
-const riskShare = 0.8;
 
 /**
- * The handle of a lock file just taken: its heartbeat (a rewrite with a fresh
- * `at` every `staleMs / 3`, through a temp file and a rename, so no one reads
- * it half-written), the check a write makes before it goes ahead
- * (`confirm`), and its release. A holder whose file another process took
- * never writes over it: a renewal checks the token right before its rename,
- * and one that comes late takes the file back only through a rename aside and
- * an exclusive create, which fail if another process got there first.
+ * The handle of a lock file just taken: its heartbeat, the check a write
+ * makes before it goes ahead (`confirm`), and its release.
+ *
+ * A renewal rewrites `at` in place, through the file it opened and read: the
+ * new text has the old one's length, and the token is checked on that same
+ * open file. Another process takes a lease only by moving the file aside and
+ * creating a new one, so a renewal that comes late (a process frozen, then
+ * woken) either lands before the taker read what it moved aside (which then
+ * sees a live holder and puts it back) or lands in the file moved aside: it
+ * never writes over the new holder's.
  */
 export function holdLock(options: HoldOptions): HeldLock {
-  const { files, folder, label, logger, token, staleMs } = options;
-  const path = join(folder, options.file);
+  const { files, label, logger, token, staleMs } = options;
+  const path = join(options.folder, options.file);
   let renewedAt = options.takenAt.getTime();
   let state: 'held' | 'lost' | 'released' = 'held';
   let lostDetail = '';
@@ -81,71 +79,27 @@ export function holdLock(options: HoldOptions): HeldLock {
     // Broken as stale by another process (or the session deleted): renewing would take it from its new holder.
     logger.warn(`a held ${label} was taken over or removed; it is no longer renewed`, { path });
   };
-  const late = () => Date.now() - renewedAt >= staleMs * riskShare;
-
-  /** Takes the file back after a late beat: moved aside (only one process can), checked to be ours, created anew. */
-  const retake = async (): Promise<void> => {
-    const seen = await readLockFile(files, path);
-    if (!ours(seen)) return markLost(seen);
-    const aside = join(folder, `${options.file}.renew-${globalThis.crypto.randomUUID()}`);
-    try {
-      await files.rename(path, aside);
-    } catch {
-      return markLost(await readLockFile(files, path).catch(() => undefined));
-    }
-    const taken = await readLockFile(files, aside).catch(() => undefined);
-    if (taken !== seen) {
-      // Another holder's file went aside in the moment between the read and the rename: it is theirs, put it back.
-      if (taken !== undefined)
-        await files.createExclusive(path, taken).catch(() => {
-          logger.warn(`a live ${label} was moved aside and could not be put back`, { path });
-        });
-      await files.unlink(aside).catch(() => {});
-      return markLost(taken);
-    }
-    const at = new Date();
-    try {
-      await files.createExclusive(path, holderText(options.owner, token, at));
-      renewedAt = at.getTime();
-    } catch {
-      // Another process created the file while ours was away: the lease is theirs now.
-      markLost(await readLockFile(files, path).catch(() => undefined));
-    }
-    await files.unlink(aside).catch(() => {});
-  };
 
   const renew = async (): Promise<void> => {
     if (state !== 'held') return;
-    if (late()) return retake().catch((error: unknown) => warnNotRenewed(error));
     const at = new Date();
-    const temporary = join(folder, `${options.file}.${globalThis.crypto.randomUUID()}.tmp`);
+    let seen: string | undefined;
+    let wrote: boolean;
     try {
-      await files.createExclusive(temporary, holderText(options.owner, token, at));
-      let seen: string | undefined;
-      try {
-        seen = await readLockFile(files, path);
-      } catch {
-        await files.unlink(temporary).catch(() => {});
-        logger.warn(`a held ${label} could not be read to renew it; retrying at the next beat`, { path });
-        return;
-      }
-      // Checked last, right before the rename, so the window in which another process could take it is a rename long.
-      if (!ours(seen) || late()) {
-        await files.unlink(temporary).catch(() => {});
-        return ours(seen) ? await retake() : markLost(seen);
-      }
-      await files.rename(temporary, path);
-      renewedAt = at.getTime();
+      wrote = await files.rewriteIf(path, holderText(options.owner, token, at), (current) => {
+        seen = current;
+        return ours(current);
+      });
     } catch (error) {
-      await files.unlink(temporary).catch(() => {});
-      warnNotRenewed(error);
+      if (errorCode(error) === 'ENOENT') return markLost(undefined);
+      logger.warn(`a held ${label} could not be renewed; retrying at the next beat`, {
+        path,
+        error: String(error),
+      });
+      return;
     }
-  };
-  const warnNotRenewed = (error: unknown) => {
-    logger.warn(`a held ${label} could not be renewed; retrying at the next beat`, {
-      path,
-      error: String(error),
-    });
+    if (wrote) renewedAt = at.getTime();
+    else markLost(seen);
   };
   // One beat at a time: a slow disk skips beats rather than piling them up, and a write's check waits for the one in flight.
   const beat = (): Promise<void> => {
@@ -181,7 +135,7 @@ export function holdLock(options: HoldOptions): HeldLock {
         const held = state === 'held';
         if (held) state = 'released';
         stop();
-        // A beat in flight could put the file back after we remove it: let it finish first.
+        // A beat in flight could still be writing: let it finish first.
         await beating;
         if (!held) return;
         // A lock broken as stale while this process held it now belongs to someone else: leave theirs.

@@ -8,7 +8,6 @@ import {
   SessionCorruptError,
   SessionManager,
 } from '@agent-core/core';
-import { stepOrchestrator } from '@agent-core/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';

@@ -150,8 +150,11 @@ export class SessionLock {
 
   /** Whether a live process other than this store's own holds the lock of `folder` now. */
   async heldElsewhere(folder: string): Promise<boolean> {
-    const holder = parseHolder((await readLockFile(this.#files, join(folder, this.#file))) ?? '');
-    if (holder === undefined) return false;
+    const text = await readLockFile(this.#files, join(folder, this.#file));
+    if (text === undefined) return false;
+    const holder = parseHolder(text);
+    // A file read while its holder writes it: not proof that no one holds it.
+    if (holder === undefined) return true;
     const owner = this.#options.owner;
     if (holder.pid === owner.pid && holder.host === owner.host) return false;
     return !isStaleHolder(holder, this.#options.staleMs, owner.host);
