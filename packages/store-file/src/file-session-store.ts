@@ -114,6 +114,16 @@ export class FileSessionStore implements SessionStore {
     if ((actual ?? 0) !== options.expectedVersion) {
       throw new SessionConflictError(state.id, options.expectedVersion, actual);
     }
+    // A snapshot that says it includes records the log does not hold would make every later append vanish on load.
+    if (state.lastSeq > 0) {
+      const end = await this.#tracker.logEnd(state.id, folder);
+      if (state.lastSeq > end)
+        throw new InvalidSessionStateError(
+          state.id,
+          `lastSeq ${state.lastSeq} is past the end of the session's events log (seq ${end}), so a load would find records missing. Save the lastSeq the store's appends returned (0 for a session brought from elsewhere without its log).`,
+          'lastSeq',
+        );
+    }
     const stored = { ...state, version: options.expectedVersion + 1 };
     const bytes = await writeSnapshot(this.#parts.files, folder, JSON.stringify(stored));
     this.#counter.bytesWritten += bytes;

@@ -182,6 +182,29 @@ describe('a log lost behind its snapshot: never numbered from 1 again', () => {
   });
 });
 
+describe('a snapshot that says more than its log', () => {
+  it('is refused at save (InvalidSessionStateError on lastSeq), so no later append is lost behind it', async () => {
+    const folder = await root();
+    const log = await sessionWithRun(folder);
+    const store = new FileSessionStore({ root: folder });
+    const state = await store.load('s');
+    await expect(store.save({ ...state, lastSeq: 7 }, { expectedVersion: 1 })).rejects.toMatchObject({
+      code: 'invalid_session_state',
+      field: 'lastSeq',
+    });
+    // Another process, which never read this log, refuses too; the lastSeq the appends returned is taken.
+    const other = new FileSessionStore({ root: folder });
+    await expect(other.save({ ...state, lastSeq: 9 }, { expectedVersion: 1 })).rejects.toMatchObject({
+      code: 'invalid_session_state',
+    });
+    expect((await other.load('s')).version).toBe(1);
+    await expect(other.save({ ...state, lastSeq: 6 }, { expectedVersion: 1 })).resolves.toEqual({
+      version: 2,
+    });
+    expect((await readFile(log, 'utf8')).split('\n')).toHaveLength(7);
+  });
+});
+
 describe('without a logger', () => {
   it("warnings go to stderr as core's stderrLogger('warn') writes them", async () => {
     const folder = await root();

@@ -9,6 +9,7 @@ import {
 } from '@agent-core/core';
 import { readEventsLog } from './events-log.js';
 import type { FileOperations } from './file-operations.js';
+import { parseLogLines } from './log-lines.js';
 import { removeSummaryFile, summaryFileName, writeSummaryFile } from './session-summary-file.js';
 import {
   parseSnapshot,
@@ -17,7 +18,7 @@ import {
   snapshotFacts,
   snapshotFileName,
 } from './snapshot-file.js';
-import { storageError } from './storage-error.js';
+import { errorCode, storageError } from './storage-error.js';
 import {
   changesStatus,
   copySummary,
@@ -114,6 +115,27 @@ export class SessionTracker {
     const tracked = trackSession(facts, log.index, log.records);
     this.#tracked.set(id, tracked);
     return { tracked, records: log.records };
+  }
+
+  /**
+   * The seq of the last record of a session's log: what this store tracks
+   * when the log still has the length it knows, else the last complete line's.
+   * 0 for an empty or missing log, or one whose last line is not a record.
+   */
+  async logEnd(id: string, folder: string): Promise<number> {
+    const known = this.#tracked.get(id);
+    if (known !== undefined && (await this.logSize(folder)) === known.log.bytes) return known.log.lastSeq;
+    const path = join(folder, logFileName);
+    let bytes: Buffer;
+    try {
+      bytes = await this.#options.files.readFile(path);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return 0;
+      throw storageError(path, error);
+    }
+    const end = bytes.lastIndexOf(0x0a);
+    const last = parseLogLines(bytes.subarray(bytes.lastIndexOf(0x0a, end - 1) + 1, end + 1)).at(-1);
+    return last?.record?.seq ?? 0;
   }
 
   /**
