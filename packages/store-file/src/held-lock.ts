@@ -65,6 +65,8 @@ export function holdLock(options: HoldOptions): HeldLock {
   let timer: ReturnType<typeof setInterval> | undefined;
   let beating: Promise<void> | undefined;
   let released: Promise<void> | undefined;
+  /** The identity (`FileOperations.identity`) the file had when it was last seen holding our token. */
+  let identity: string | undefined;
   const ours = (text: string | undefined) => text !== undefined && parseHolder(text)?.token === token;
   const stop = () => {
     if (timer !== undefined) clearInterval(timer);
@@ -78,6 +80,22 @@ export function holdLock(options: HoldOptions): HeldLock {
     stop();
     // Broken as stale by another process (or the session deleted): renewing would take it from its new holder.
     logger.warn(`a held ${label} was taken over or removed; it is no longer renewed`, { path });
+  };
+
+  /**
+   * Notes the file's identity, then reads it: the identity is kept only when
+   * the read, made after, still finds our token (a file replaced in between
+   * is someone else's, and then the lock is lost).
+   */
+  const remember = async (): Promise<boolean> => {
+    const now = await files.identity(path);
+    const seen = await readLockFile(files, path);
+    if (!ours(seen)) {
+      markLost(seen);
+      return false;
+    }
+    identity = now;
+    return true;
   };
 
   const renew = async (): Promise<void> => {
@@ -98,8 +116,11 @@ export function holdLock(options: HoldOptions): HeldLock {
       });
       return;
     }
-    if (wrote) renewedAt = at.getTime();
-    else markLost(seen);
+    if (!wrote) return markLost(seen);
+    renewedAt = at.getTime();
+    await remember().catch(() => {
+      identity = undefined;
+    });
   };
   // One beat at a time: a slow disk skips beats rather than piling them up, and a write's check waits for the one in flight.
   const beat = (): Promise<void> => {
@@ -125,10 +146,9 @@ export function holdLock(options: HoldOptions): HeldLock {
       if (state === 'held' && options.heartbeat && Date.now() - renewedAt >= staleMs / 2) await beat();
       if (state === 'released') throw options.released();
       if (state === 'lost') throw options.lost(lostDetail);
-      const seen = await readLockFile(files, path);
-      if (ours(seen)) return;
-      markLost(seen);
-      throw options.lost(lostDetail);
+      // The file we last saw holding our token, untouched since: a stat tells, no read needed.
+      if (identity !== undefined && (await files.identity(path)) === identity) return;
+      if (!(await remember())) throw options.lost(lostDetail);
     },
     release() {
       released ??= (async () => {

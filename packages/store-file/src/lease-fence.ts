@@ -20,7 +20,8 @@ export function leaseHandle(sessionId: string, folder: string, held: HeldLock): 
 
 /**
  * The check a write under `lease` makes first: the `.run` of the session
- * still holds the lease's token (a small read), after renewing it when its
+ * still holds the lease's token (a stat when it is the file last seen holding
+ * it, untouched since; a small read when not), after renewing it when its
  * heartbeat fell behind. Throws `SessionLeaseLostError` once another process
  * took the session over, even after that one let it go; `ConfigError` for a
  * lease that is not a `FileSessionStore`'s, belongs to another session or
