@@ -63,6 +63,7 @@ export class SessionTracker {
     return this.#tracked.get(id);
   }
 
+  /** Drops what is known of a session: the next operation reads its files again. */
   forget(id: string): void {
     this.#tracked.delete(id);
     this.#snapshots.delete(id);
