@@ -103,14 +103,18 @@ async function listingOf(source: ListingSource, name: string): Promise<FolderLis
  */
 async function summaryOf(source: ListingSource, id: string): Promise<SessionSummary | undefined> {
   const folder = join(source.root, id);
-  const snapshotBytes = await sizeOf(source.files, join(folder, snapshotFileName));
-  if (snapshotBytes === 0) return undefined;
   const logPath = join(folder, 'events.jsonl');
-  const logBytes = await sizeOf(source.files, logPath);
   const tracked = source.tracked(id);
+  // At once: each answer is checked against the others, so a write between them only sends this to the slower, exact way.
+  const [snapshotBytes, logBytes, file] = await Promise.all([
+    sizeOf(source.files, join(folder, snapshotFileName)),
+    sizeOf(source.files, logPath),
+    tracked === undefined ? readSummaryFile(source.files, folder, id) : undefined,
+  ]);
+  if (snapshotBytes === 0) return undefined;
   if (tracked !== undefined && tracked.snapshot.bytes === snapshotBytes && tracked.log.bytes === logBytes)
     return copySummary(tracked.summary);
-  const stored = await readSummaryFile(source.files, folder, id);
+  const stored = file ?? (await readSummaryFile(source.files, folder, id));
   if (stored !== undefined && stored.snapshotBytes === snapshotBytes && stored.logBytes <= logBytes) {
     if (stored.logBytes === logBytes) return stored.summary;
     const folded = await withLogAfter(source.files, logPath, stored);
