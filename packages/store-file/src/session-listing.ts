@@ -84,8 +84,9 @@ async function listingOf(source: ListingSource, name: string): Promise<FolderLis
     checkSessionId(name);
     const summary = await summaryOf(source, name);
     if (summary === undefined) return undefined;
-    // A run whose holder stopped (a crash, a process frozen past its lease) is not running any more.
-    if (summary.status === 'running' && (await source.lease(join(source.root, name))) === 'stale')
+    // Every run holds the lease: a run whose holder stopped (a crash, a process frozen past its
+    // lease) or that holds none (its end could not be written, then the lease was given back) is not running.
+    if (summary.status === 'running' && (await source.lease(join(source.root, name))) !== 'live')
       summary.status = 'interrupted';
     return { summary };
   } catch (error) {
