@@ -109,7 +109,8 @@ function sessionChoice(args: CliArguments): SessionChoice {
   if (args.command === 'approve') return { kind: 'id', id: args.target as string };
   if (args.continue) return { kind: 'continue' };
   if (args.session !== undefined && args.session !== 'new') return { kind: 'id', id: args.session };
-  return { kind: 'new' };
+  // An explicit --session new prints the id at once; otherwise the summary line carries it.
+  return { kind: 'new', announce: args.session === 'new' };
 }
 
 /** A logger whose records never carry the configuration's secrets. */

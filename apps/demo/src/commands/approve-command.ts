@@ -77,6 +77,15 @@ export function decisionsFor(
     }
     decisions.push({ toolCallId: id, inputHash: inputHash(call.input), decision, ...reason });
   }
+  // A call whose tool this process lacks would only fail: say which options bring it, and run nothing.
+  const tools = new Set(conversation.agent.tools.map((tool) => tool.name));
+  const missing = pending.filter((approval) => decisions.some((chosen) => chosen.toolCallId === approval.toolCallId) && !tools.has(approval.toolName) && approval.agentPath.length === 0);
+  if (missing.length > 0 && decision === 'allow') {
+    return {
+      problem: `the waiting call${missing.length === 1 ? '' : 's'} need${missing.length === 1 ? 's' : ''} the tool${missing.length === 1 ? '' : 's'} ${missing.map((approval) => `'${approval.toolName}'`).join(', ')}, which this process does not have: run approve with the same --tools and --mcp (or config) as the session's runs. Nothing was run.`,
+      exitCode: exitCodes.usage,
+    };
+  }
   return { decisions };
 }
 

@@ -60,8 +60,8 @@ export async function repl(options: ReplOptions): Promise<number> {
     running = run;
     void run.result().then(async (result) => {
       running = undefined;
-      io.tracer?.print(io.errors);
       io.errors.write(`${io.errorStyle.dim(summaryLine(result, conversation.store.kind === 'file' ? conversation.session.id : undefined))}\n`);
+      io.tracer?.print(io.errors);
       if (result.terminateReason === 'await_user') {
         await reportPause(conversation.session, io.out, io.style);
         say('/approve or /deny decides here; a new prompt skips those calls');

@@ -13,7 +13,10 @@ import { type AgentSettings, agentOptionsOf } from '../agent-settings.js';
 import type { OpenedStore } from './open-store.js';
 
 /** Which session a command talks to. */
-export type SessionChoice = { kind: 'new' } | { kind: 'id'; id: string } | { kind: 'continue' };
+export type SessionChoice =
+  | { kind: 'new'; announce?: boolean }
+  | { kind: 'id'; id: string }
+  | { kind: 'continue' };
 
 /** What `Conversation.open` needs. */
 export interface ConversationOptions {
@@ -110,7 +113,7 @@ async function openSession(
   const where = store.kind === 'file' ? ` (stored in ${store.label})` : '';
   if (choice.kind === 'new') {
     const session = await manager.create({ metadata: { cwd: settings.config.cwd } });
-    if (store.kind === 'file') notify(`agent-core: new session ${session.id}${where}; continue it with --session ${session.id}`);
+    if (store.kind === 'file' && choice.announce === true) notify(`agent-core: new session ${session.id}${where}; continue it with --session ${session.id}`);
     return session;
   }
   const id = choice.kind === 'id' ? choice.id : await latestInFolder(manager, settings.config.cwd);
