@@ -22,6 +22,7 @@ function respond(request: ModelRequest): MockTurn {
   if (/\bsummar/i.test(request.system ?? '') && (request.tools ?? []).length === 0)
     return { text: `Summary: the user and the assistant exchanged ${request.messages.length} messages of arithmetic and tool calls.` };
   if (/\bmarkdown\b/i.test(prompt)) return { text: markdownSample };
+  if (/\bsystem prompt\b/i.test(prompt)) return { text: `My system prompt:\n${request.system ?? '(none)'}` };
   const thinking = /\bthink\b/i.test(prompt)
     ? { thinking: 'The user wants me to think first. Arithmetic goes to the calculator.' }
     : {};
