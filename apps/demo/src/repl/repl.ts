@@ -97,6 +97,8 @@ export async function repl(options: ReplOptions): Promise<number> {
   ask();
   for await (const line of input) {
     const text = line.trim();
+    // Two Ctrl-C count as "twice" only with nothing typed between them.
+    lastInterrupt = 0;
     if (text !== '') options.history?.add(line);
     if (text === '/exit' || text === '/quit') break;
     if (text === '') {
