@@ -16,7 +16,12 @@ import type { PolicyEntry } from './config/config-file.js';
 import { describeSource } from './config/config-layers.js';
 import type { CliConfig } from './config/load-config.js';
 import { type ProviderChoice, type ResolvedProvider, resolveProvider } from './plugins/resolve-provider.js';
-import { type McpConnection, resolveOrchestrator, resolveTools, type ToolSet } from './plugins/resolve-tools.js';
+import {
+  type McpConnection,
+  resolveOrchestrator,
+  resolveTools,
+  type ToolSet,
+} from './plugins/resolve-tools.js';
 
 const identity =
   'You are a helpful assistant running in the agent-core CLI. Use the tools when they help, and answer briefly.';
@@ -106,7 +111,10 @@ function contextWindowOf(settings: AgentSettings): ContextWindowOptions {
 }
 
 /** Switches provider and model (`/provider`, `/model`), keeping everything else. */
-export async function withProvider(settings: AgentSettings, choice: ProviderChoice): Promise<ResolvedProvider> {
+export async function withProvider(
+  settings: AgentSettings,
+  choice: ProviderChoice,
+): Promise<ResolvedProvider> {
   return resolveProvider(settings.config, choice);
 }
 
@@ -115,7 +123,10 @@ export async function withProvider(settings: AgentSettings, choice: ProviderChoi
  * one with per-tool and per-risk decisions. Default: `standard` (reading is
  * allowed; writing, commands and network calls are asked about).
  */
-export function policyOf(entry: PolicyEntry | undefined, where: string): { label: string; option: PolicyOption } {
+export function policyOf(
+  entry: PolicyEntry | undefined,
+  where: string,
+): { label: string; option: PolicyOption } {
   const profile = entry?.profile ?? 'standard';
   if (!(policyProfileNames as readonly string[]).includes(profile)) {
     throw new ConfigError(
@@ -144,13 +155,24 @@ async function systemPromptOf(config: CliConfig): Promise<SystemPromptBuilder> {
     config.project.systemPrompt === undefined ? {} : { project: config.project.systemPrompt },
     read,
   );
-  const agents = config.project.agents === undefined ? undefined : await loadPromptLayers({ project: config.project.agents }, read);
+  const agents =
+    config.project.agents === undefined
+      ? undefined
+      : await loadPromptLayers({ project: config.project.agents }, read);
   return new SystemPromptBuilder({
     identity: { ...layers, default: identity },
     workspace: config.cwd,
     sections:
       agents?.project === undefined
         ? []
-        : [{ name: 'agents', order: 150, heading: 'Project instructions (AGENTS.md)', text: agents.project, template: false }],
+        : [
+            {
+              name: 'agents',
+              order: 150,
+              heading: 'Project instructions (AGENTS.md)',
+              text: agents.project,
+              template: false,
+            },
+          ],
   });
 }

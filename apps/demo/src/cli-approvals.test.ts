@@ -7,12 +7,15 @@ import { type Finished, makeHome, runCli } from './test-support/run-cli.js';
 function paused(finished: Finished): { session: string; call: string } {
   const session = /session (\S+) waits for approval/.exec(finished.stdout)?.[1];
   const call = /^ {2}(\S+) {2}shell {2}risk execute/m.exec(finished.stdout)?.[1];
-  if (session === undefined || call === undefined) throw new Error(`no pause in: ${finished.stdout}${finished.stderr}`);
+  if (session === undefined || call === undefined)
+    throw new Error(`no pause in: ${finished.stdout}${finished.stderr}`);
   return { session, call };
 }
 
 const ran = (workspace: string) =>
-  existsSync(join(workspace, 'ran.txt')) ? readFileSync(join(workspace, 'ran.txt'), 'utf8').split('\n').filter(Boolean).length : 0;
+  existsSync(join(workspace, 'ran.txt'))
+    ? readFileSync(join(workspace, 'ran.txt'), 'utf8').split('\n').filter(Boolean).length
+    : 0;
 
 // Each test starts the binary as a process several times: generous on a loaded machine.
 describe('agent-core approvals from anywhere', { timeout: 60_000 }, () => {
@@ -29,7 +32,9 @@ describe('agent-core approvals from anywhere', { timeout: 60_000 }, () => {
     const inbox = await runCli(['approvals'], options);
     expect(inbox.code).toBe(0);
     expect(inbox.stdout).toContain(`session ${session}  ${prompt}`);
-    expect(inbox.stdout).toMatch(new RegExp(`^ {2}${call} {2}shell {2}risk execute {2}\\{"command":"echo once >> ran\\.txt"\\}$`, 'm'));
+    expect(inbox.stdout).toMatch(
+      new RegExp(`^ {2}${call} {2}shell {2}risk execute {2}\\{"command":"echo once >> ran\\.txt"\\}$`, 'm'),
+    );
     expect(inbox.stdout).toContain("policy 'standard' says 'ask' for risk 'execute'");
     const listed = await runCli(['sessions', 'list'], options);
     expect(listed.stdout).toMatch(new RegExp(`^${session}\\s+await_user\\s+.*\\(1 waiting\\)$`, 'm'));
@@ -37,7 +42,9 @@ describe('agent-core approvals from anywhere', { timeout: 60_000 }, () => {
     // Without the tool in this process the call could only fail: nothing runs, and it says why.
     const noTool = await runCli(['approve', session], options);
     expect(noTool.code).toBe(2);
-    expect(noTool.stderr).toContain("the waiting call needs the tool 'shell', which this process does not have");
+    expect(noTool.stderr).toContain(
+      "the waiting call needs the tool 'shell', which this process does not have",
+    );
 
     const approved = await runCli(['approve', session, '--tools', 'shell'], options);
     expect(approved.code).toBe(0);
@@ -50,7 +57,9 @@ describe('agent-core approvals from anywhere', { timeout: 60_000 }, () => {
     expect(twice.stderr).toContain('Nothing was run.');
     const nothing = await runCli(['approve', session, '--tools', 'shell'], options);
     expect(nothing.code).toBe(1);
-    expect(nothing.stderr).toContain(`session ${session} has no tool call waiting for a decision (status idle)`);
+    expect(nothing.stderr).toContain(
+      `session ${session} has no tool call waiting for a decision (status idle)`,
+    );
     const unknownCall = await runCli(['approve', session, 'no-such-call', '--tools', 'shell'], options);
     expect(unknownCall.code).toBe(2);
     expect(unknownCall.stderr).toContain("has no tool call 'no-such-call'");
@@ -60,9 +69,15 @@ describe('agent-core approvals from anywhere', { timeout: 60_000 }, () => {
 
   it('approve --deny refuses the call with the reason, and the run goes on to an answer', async () => {
     const home = makeHome();
-    const headless = await runCli(['run', '--no-input', '--tools', 'shell', 'call shell {"command":"echo no >> ran.txt"}'], { home });
+    const headless = await runCli(
+      ['run', '--no-input', '--tools', 'shell', 'call shell {"command":"echo no >> ran.txt"}'],
+      { home },
+    );
     const { session } = paused(headless);
-    const denied = await runCli(['approve', session, '--deny', '--reason', 'not on a Friday', '--tools', 'shell'], { home });
+    const denied = await runCli(
+      ['approve', session, '--deny', '--reason', 'not on a Friday', '--tools', 'shell'],
+      { home },
+    );
     expect(denied.code).toBe(0);
     expect(denied.stdout).toMatch(/✗ shell .* → .*not on a Friday/);
     expect(ran(home)).toBe(0);
@@ -70,7 +85,10 @@ describe('agent-core approvals from anywhere', { timeout: 60_000 }, () => {
 
   it('two processes approving the same call at once run it exactly once; the other says it was decided elsewhere', async () => {
     const home = makeHome();
-    const headless = await runCli(['run', '--no-input', '--tools', 'shell', 'call shell {"command":"echo race >> ran.txt"}'], { home });
+    const headless = await runCli(
+      ['run', '--no-input', '--tools', 'shell', 'call shell {"command":"echo race >> ran.txt"}'],
+      { home },
+    );
     const { session } = paused(headless);
     const both = await Promise.all([
       runCli(['approve', session, '--tools', 'shell'], { home }),
@@ -79,12 +97,17 @@ describe('agent-core approvals from anywhere', { timeout: 60_000 }, () => {
     expect(ran(home)).toBe(1);
     expect(both.map((finished) => finished.code).sort()).toEqual([0, 1]);
     const loser = both.find((finished) => finished.code === 1) as Finished;
-    expect(loser.stderr).toMatch(/already decided|Another process already decided|no tool call waiting|another process is running/);
+    expect(loser.stderr).toMatch(
+      /already decided|Another process already decided|no tool call waiting|another process is running/,
+    );
   });
 
   it('--json prints only events on stdout, one JSON object a line, also for a paused run', async () => {
     const home = makeHome();
-    const result = await runCli(['run', '--json', '--no-input', '--tools', 'shell', 'call shell {"command":"true"}'], { home });
+    const result = await runCli(
+      ['run', '--json', '--no-input', '--tools', 'shell', 'call shell {"command":"true"}'],
+      { home },
+    );
     expect(result.code).toBe(3);
     const events = result.stdout
       .trim()

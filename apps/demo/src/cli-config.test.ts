@@ -34,13 +34,20 @@ describe('agent-core config', { timeout: 30_000 }, () => {
 
   it('config validate names a bad key with its file and line, and a malformed file with its line', async () => {
     const home = makeHome();
-    write(userFile(home), '# mine\nprovider = "mock"\n\n[providers.openai]\nbase_url = "http://127.0.0.1:1/v1"\nmodle = "x"\n');
+    write(
+      userFile(home),
+      '# mine\nprovider = "mock"\n\n[providers.openai]\nbase_url = "http://127.0.0.1:1/v1"\nmodle = "x"\n',
+    );
     const typo = await runCli(['config', 'validate'], { home });
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain(`${userFile(home)}:6: 'providers.openai.modle' unknown key (did you mean 'model'?)`);
+    expect(typo.stderr).toContain(
+      `${userFile(home)}:6: 'providers.openai.modle' unknown key (did you mean 'model'?)`,
+    );
     write(userFile(home), 'provider = "mock"\ncontext_window = "big"\n');
     const wrongType = await runCli(['config', 'validate'], { home });
-    expect(wrongType.stderr).toContain(`${userFile(home)}:2: 'context_window' must be a positive whole number of tokens, got "big"`);
+    expect(wrongType.stderr).toContain(
+      `${userFile(home)}:2: 'context_window' must be a positive whole number of tokens, got "big"`,
+    );
     write(userFile(home), 'provider = "mock"\n[policy\nprofile = "strict"\n');
     const malformed = await runCli(['config', 'validate'], { home });
     expect(malformed.code).toBe(2);
@@ -59,7 +66,10 @@ describe('agent-core config', { timeout: 30_000 }, () => {
       [`tools = ${'['.repeat(5000)}${']'.repeat(5000)}\n`, /:1: invalid TOML/],
       ['[__proto__]\npolluted = true\n', /:1: invalid TOML/],
       ['provider = "mock"\n\u0000\u0001\u0002garbage\n', /:2: invalid TOML/],
-      ['[providers.x]\ntype = "openai"\nbase_url = "not a url"\n', /:3: 'providers\.x\.base_url' must be a URL/],
+      [
+        '[providers.x]\ntype = "openai"\nbase_url = "not a url"\n',
+        /:3: 'providers\.x\.base_url' must be a URL/,
+      ],
     ];
     for (const [text, message] of cases) {
       write(userFile(home), text);
@@ -82,8 +92,12 @@ describe('agent-core config', { timeout: 30_000 }, () => {
     });
     expect(code).toBe(0);
     expect(stdout).toMatch(/^provider = "anthropic"\s+# default: an Anthropic API key is set$/m);
-    expect(stdout).toMatch(/^providers\.anthropic\.api_key = "\*\*\*9999"\s+# environment ANTHROPIC_API_KEY$/m);
-    expect(stdout).toMatch(new RegExp(`^providers\\.openai\\.api_key = "\\*\\*\\*cdef"\\s+# user file ${userFile(home)}:2$`, 'm'));
+    expect(stdout).toMatch(
+      /^providers\.anthropic\.api_key = "\*\*\*9999"\s+# environment ANTHROPIC_API_KEY$/m,
+    );
+    expect(stdout).toMatch(
+      new RegExp(`^providers\\.openai\\.api_key = "\\*\\*\\*cdef"\\s+# user file ${userFile(home)}:2$`, 'm'),
+    );
     expect(stdout).toContain('providers.openai.base_url = "http://***@127.0.0.1:9/v1"');
     expect(stdout).not.toContain('hunter2pass');
     expect(stdout).not.toContain('alice');
@@ -96,14 +110,24 @@ describe('agent-core config', { timeout: 30_000 }, () => {
     const project = join(home, 'work', 'project');
     const nested = join(project, 'src', 'deep');
     mkdirSync(nested, { recursive: true });
-    write(userFile(home), 'provider = "mock"\nmodel = "from-user"\norchestrator = "react"\ntools = ["basic"]\n');
-    write(join(project, '.agent-core', 'config.toml'), 'model = "from-project"\norchestrator = "plan-execute"\n');
+    write(
+      userFile(home),
+      'provider = "mock"\nmodel = "from-user"\norchestrator = "react"\ntools = ["basic"]\n',
+    );
+    write(
+      join(project, '.agent-core', 'config.toml'),
+      'model = "from-project"\norchestrator = "plan-execute"\n',
+    );
     const show = (args: string[], env: Record<string, string> = {}) =>
       runCli(['config', 'show', ...args], { home, cwd: nested, env });
     const projectFile = join(project, '.agent-core', 'config.toml');
     const fromProject = await show([]);
-    expect(fromProject.stdout).toMatch(new RegExp(`^model = "from-project"\\s+# project file ${projectFile}:1$`, 'm'));
-    expect(fromProject.stdout).toMatch(new RegExp(`^provider = "mock"\\s+# user file ${userFile(home)}:1$`, 'm'));
+    expect(fromProject.stdout).toMatch(
+      new RegExp(`^model = "from-project"\\s+# project file ${projectFile}:1$`, 'm'),
+    );
+    expect(fromProject.stdout).toMatch(
+      new RegExp(`^provider = "mock"\\s+# user file ${userFile(home)}:1$`, 'm'),
+    );
     const fromEnvironment = await show([], { AGENT_CORE_MODEL: 'from-env' });
     expect(fromEnvironment.stdout).toMatch(/^model = "from-env"\s+# environment AGENT_CORE_MODEL$/m);
     const fromFlag = await show(['--model', 'from-flag'], { AGENT_CORE_MODEL: 'from-env' });
@@ -112,7 +136,10 @@ describe('agent-core config', { timeout: 30_000 }, () => {
     const chat = await runCli(['chat', 'What is 2 * 3?'], { home, cwd: nested });
     expect(chat.code).toBe(0);
     expect(chat.stdout.trim().split('\n').at(-1)).toBe('2 * 3 = 6.');
-    const flagged = await runCli(['chat', '-o', 'agentic', '--model', 'from-flag', '--json', 'What is 2 * 3?'], { home, cwd: nested });
+    const flagged = await runCli(
+      ['chat', '-o', 'agentic', '--model', 'from-flag', '--json', 'What is 2 * 3?'],
+      { home, cwd: nested },
+    );
     const starts = flagged.stdout
       .trim()
       .split('\n')
@@ -126,7 +153,10 @@ describe('agent-core config', { timeout: 30_000 }, () => {
     const project = join(home, 'repo');
     write(join(project, '.agent-core', 'system_prompt.md'), 'You are the repo bot of {{model}}.');
     write(join(project, 'AGENTS.md'), 'Run tests with npm test.');
-    const { code, stdout } = await runCli(['chat', 'What is your system prompt?'], { home, cwd: join(project) });
+    const { code, stdout } = await runCli(['chat', 'What is your system prompt?'], {
+      home,
+      cwd: join(project),
+    });
     expect(code).toBe(0);
     expect(stdout).toContain('You are the repo bot of offline-mock.');
     expect(stdout).toContain('## Project instructions (AGENTS.md)\nRun tests with npm test.');

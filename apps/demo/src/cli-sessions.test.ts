@@ -136,7 +136,9 @@ describe('agent-core sessions', { timeout: 30_000 }, () => {
     if (await summariesFollowAppends()) {
       // The run's process is gone, so its lease says the session was interrupted; nothing was loaded to list it.
       const listed = await runCli(['sessions', 'list', '--data-dir', dataDir]);
-      expect(listed.stdout).toMatch(new RegExp(`${id}\\s+interrupted\\s+\\d+ s ago\\s+6\\s+What is 1 \\+ 1\\?`));
+      expect(listed.stdout).toMatch(
+        new RegExp(`${id}\\s+interrupted\\s+\\d+ s ago\\s+6\\s+What is 1 \\+ 1\\?`),
+      );
     }
 
     const resumed = await runCli(['--data-dir', dataDir, '--session', id, '--tools', 'shell'], {
@@ -158,15 +160,30 @@ describe('agent-core sessions', { timeout: 30_000 }, () => {
   });
 
   it('sessions list shows a session waiting for approval as await_user, from summaries alone', async () => {
-    const paused = await runCli(['run', '--no-input', '--data-dir', dataDir, '--tools', 'shell', 'call shell {"command":"true"}']);
+    const paused = await runCli([
+      'run',
+      '--no-input',
+      '--data-dir',
+      dataDir,
+      '--tools',
+      'shell',
+      'call shell {"command":"true"}',
+    ]);
     expect(paused.code).toBe(3);
     const id = /session (\S+) waits for approval/.exec(paused.stdout)?.[1] as string;
     const listed = await runCli(['sessions', 'list', '--data-dir', dataDir]);
-    expect(listed.stdout).toMatch(new RegExp(`^${id}\\s+await_user\\s+\\d+ s ago\\s+\\d+\\s+call shell \\{"command":"true"\\} \\(1 waiting\\)$`, 'm'));
+    expect(listed.stdout).toMatch(
+      new RegExp(
+        `^${id}\\s+await_user\\s+\\d+ s ago\\s+\\d+\\s+call shell \\{"command":"true"\\} \\(1 waiting\\)$`,
+        'm',
+      ),
+    );
   });
 
   it('sessions show renders the history; sessions rm deletes; unknown ids are refused', async () => {
-    const id = newSessionId(await runCli(['chat', '--data-dir', dataDir, '--session', 'new', 'What is 6 * 7?']));
+    const id = newSessionId(
+      await runCli(['chat', '--data-dir', dataDir, '--session', 'new', 'What is 6 * 7?']),
+    );
     const shown = await runCli(['sessions', 'show', id, '--data-dir', dataDir]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(`session ${id}  status idle, 4 messages`);
@@ -183,7 +200,9 @@ describe('agent-core sessions', { timeout: 30_000 }, () => {
   });
 
   it('sessions repair cuts a damaged log back to its last consistent point and keeps a backup', async () => {
-    const id = newSessionId(await runCli(['chat', '--data-dir', dataDir, '--session', 'new', 'What is 6 * 7?']));
+    const id = newSessionId(
+      await runCli(['chat', '--data-dir', dataDir, '--session', 'new', 'What is 6 * 7?']),
+    );
     await runCli(['chat', '--data-dir', dataDir, '--session', id, 'What is 2 + 2?']);
     const log = join(dataDir, 'sessions', id, 'events.jsonl');
     const lines = readFileSync(log, 'utf8').split('\n');
@@ -198,7 +217,9 @@ describe('agent-core sessions', { timeout: 30_000 }, () => {
       return;
     }
     expect(repaired.code).toBe(0);
-    expect(repaired.stdout).toMatch(new RegExp(`^Repaired session ${id}: kept \\d+ log records up to seq \\d+, dropped \\d+ records`, 'm'));
+    expect(repaired.stdout).toMatch(
+      new RegExp(`^Repaired session ${id}: kept \\d+ log records up to seq \\d+, dropped \\d+ records`, 'm'),
+    );
     const backup = /The files as they were are in (.+)\.$/m.exec(repaired.stdout)?.[1] as string;
     expect(existsSync(backup)).toBe(true);
     const after = await runCli(['chat', '--data-dir', dataDir, '--session', id, 'how many messages']);

@@ -185,7 +185,9 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
     expect(stderr).not.toMatch(/ERR_USE_AFTER_CLOSE|Error/);
     expect(code).toBe(0);
     expect(stdout).toContain('(/reset was not sent to the model; it works between runs.');
-    expect(stdout).toContain('(unknown command /frobnicate, not sent to the model; /help lists the commands)');
+    expect(stdout).toContain(
+      '(unknown command /frobnicate, not sent to the model; /help lists the commands)',
+    );
     expect(stdout).not.toContain('steering the current run');
     // The run went on undisturbed: no steering skipped its tool call or changed its answer.
     expect(stdout).toContain('✓ calculator {"expression":"6 * 7"} → 42');

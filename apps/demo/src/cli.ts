@@ -35,7 +35,11 @@ function report(error: unknown, debug: boolean): number {
   if (error instanceof UsageError) return exitCodes.usage;
   const code = (error as { code?: unknown }).code;
   // A configuration or usage problem is code 2; anything else that stops a command is 1.
-  return known && (code === 'invalid_config' || code === 'invalid_session_id' || code === 'unknown_name' || code === 'session_not_found')
+  return known &&
+    (code === 'invalid_config' ||
+      code === 'invalid_session_id' ||
+      code === 'unknown_name' ||
+      code === 'session_not_found')
     ? exitCodes.usage
     : exitCodes.failed;
 }

@@ -54,7 +54,13 @@ async function run(args: CliArguments, config: CliConfig): Promise<number> {
     case 'sessions-show': {
       const rich = isRich(out, process.env);
       const { renderMarkdown } = rich ? await import('./output/markdown.js') : { renderMarkdown: undefined };
-      return showSession(store.store, args.target as string, out, style, (text) => renderMarkdown?.(text, style) ?? text);
+      return showSession(
+        store.store,
+        args.target as string,
+        out,
+        style,
+        (text) => renderMarkdown?.(text, style) ?? text,
+      );
     }
     case 'sessions-rm':
       return removeSession(store.store, args.target as string, out);
@@ -64,7 +70,9 @@ async function run(args: CliArguments, config: CliConfig): Promise<number> {
       return approvalsCommand(store.store, out, style);
   }
   const rich = !args.json && isRich(out, process.env);
-  const renderer = args.json ? undefined : await EventRenderer.create({ out, rich, showThinking: !args.hideThinking });
+  const renderer = args.json
+    ? undefined
+    : await EventRenderer.create({ out, rich, showThinking: !args.hideThinking });
   const terminal = new Terminal();
   const canAsk = !args.noInput && process.stdin.isTTY === true;
   const approve = args.yes
@@ -78,7 +86,8 @@ async function run(args: CliArguments, config: CliConfig): Promise<number> {
         }, renderer?.style ?? style)
       : undefined;
   const mcp = await connectMcp(config.values.mcp_servers ?? {});
-  for (const failure of mcp.failures) process.stderr.write(`agent-core: ${maskSecrets(failure, config.secrets)}\n`);
+  for (const failure of mcp.failures)
+    process.stderr.write(`agent-core: ${maskSecrets(failure, config.secrets)}\n`);
   try {
     const extras: SettingsExtras = { approve, logger: runLogger, compact: !args.noCompact, mcp };
     const settings = await resolveSettings(config, extras);
@@ -92,10 +101,22 @@ async function run(args: CliArguments, config: CliConfig): Promise<number> {
     );
     const errorStyle = styleFor(process.stderr, process.env);
     const tracer = args.trace ? (await import('./trace-runs.js')).traceRuns(conversation.agent) : undefined;
-    const io: RunIo = { out, errors: process.stderr, style: renderer?.style ?? styleFor(out, { NO_COLOR: '1' }), errorStyle, json: args.json, renderer, tracer };
+    const io: RunIo = {
+      out,
+      errors: process.stderr,
+      style: renderer?.style ?? styleFor(out, { NO_COLOR: '1' }),
+      errorStyle,
+      json: args.json,
+      renderer,
+      tracer,
+    };
     if (args.command === 'chat') return await chatCommand(conversation, args.prompt, io);
     if (args.command === 'approve') {
-      return await approveCommand(conversation, { calls: args.calls, deny: args.deny, reason: args.reason }, io);
+      return await approveCommand(
+        conversation,
+        { calls: args.calls, deny: args.deny, reason: args.reason },
+        io,
+      );
     }
     const { repl } = await import('./repl/repl.js');
     const history = new InputHistory(join(stateDirectory(process.env), 'history'));
@@ -119,7 +140,10 @@ function maskingLogger(logger: Logger, secrets: readonly string[]): Logger {
   const wrap =
     (level: keyof Logger) =>
     (message: string, fields?: Record<string, unknown>): void =>
-      logger[level](maskSecrets(message, secrets), fields === undefined ? undefined : maskSecrets(fields, secrets));
+      logger[level](
+        maskSecrets(message, secrets),
+        fields === undefined ? undefined : maskSecrets(fields, secrets),
+      );
   return { debug: wrap('debug'), info: wrap('info'), warn: wrap('warn'), error: wrap('error') };
 }
 

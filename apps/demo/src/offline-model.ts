@@ -20,7 +20,9 @@ function respond(request: ModelRequest): MockTurn {
   if (protocol !== undefined) return protocol;
   if (/\bhow many messages\b/i.test(prompt)) return { text: recall(request.messages) };
   if (/\bsummar/i.test(request.system ?? '') && (request.tools ?? []).length === 0)
-    return { text: `Summary: the user and the assistant exchanged ${request.messages.length} messages of arithmetic and tool calls.` };
+    return {
+      text: `Summary: the user and the assistant exchanged ${request.messages.length} messages of arithmetic and tool calls.`,
+    };
   if (/\bmarkdown\b/i.test(prompt)) return { text: markdownSample };
   if (/\bsystem prompt\b/i.test(prompt)) return { text: `My system prompt:\n${request.system ?? '(none)'}` };
   const thinking = /\bthink\b/i.test(prompt)
@@ -65,7 +67,7 @@ const markdownSample = [
   '- second item',
   '',
   '```ts',
-  "const answer = 6 * 7; // 42",
+  'const answer = 6 * 7; // 42',
   '```',
   '',
   '| tool | risk |',

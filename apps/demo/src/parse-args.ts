@@ -93,25 +93,40 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   else if (first === 'approve') {
     command = 'approve';
     [target, ...calls] = rest;
-    if (target === undefined) throw new UsageError('approve needs a session id: agent-core approve SESSION [CALL...] [--deny] [--reason TEXT]');
+    if (target === undefined)
+      throw new UsageError(
+        'approve needs a session id: agent-core approve SESSION [CALL...] [--deny] [--reason TEXT]',
+      );
   } else if (first === 'sessions' || first === 'config') {
     const sub = rest[0] ?? (first === 'sessions' ? 'list' : undefined);
     if (sub === undefined || !subcommands[first]?.includes(sub))
-      throw new UsageError(`Unknown ${first} command '${rest.join(' ')}'. Use: agent-core ${first} ${subcommands[first]?.join(' | ')}`);
+      throw new UsageError(
+        `Unknown ${first} command '${rest.join(' ')}'. Use: agent-core ${first} ${subcommands[first]?.join(' | ')}`,
+      );
     command = `${first}-${sub}` as Command;
     target = rest[1];
     const needsId = command === 'sessions-show' || command === 'sessions-rm' || command === 'sessions-repair';
-    if (needsId && target === undefined) throw new UsageError(`${first} ${sub} needs a session id: agent-core ${first} ${sub} ID`);
-    if (rest.length > (needsId ? 2 : 1)) throw new UsageError(`Too many arguments for '${first} ${sub}': ${rest.slice(needsId ? 2 : 1).join(' ')}`);
+    if (needsId && target === undefined)
+      throw new UsageError(`${first} ${sub} needs a session id: agent-core ${first} ${sub} ID`);
+    if (rest.length > (needsId ? 2 : 1))
+      throw new UsageError(
+        `Too many arguments for '${first} ${sub}': ${rest.slice(needsId ? 2 : 1).join(' ')}`,
+      );
   } else {
     throw new UsageError(
       `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, config; no command opens the REPL. Run 'agent-core --help'.`,
     );
   }
   const prompt = command === 'chat' ? rest.join(' ').trim() : '';
-  if (command === 'chat' && prompt === '') throw new UsageError('chat needs a prompt, e.g. agent-core chat "What is 15 * 3?"');
-  if (values.session === '') throw new UsageError("--session needs a session id, or 'new' to start a session.");
-  const chosen = [values.session !== undefined, values.continue === true, values['no-session'] === true].filter(Boolean);
+  if (command === 'chat' && prompt === '')
+    throw new UsageError('chat needs a prompt, e.g. agent-core chat "What is 15 * 3?"');
+  if (values.session === '')
+    throw new UsageError("--session needs a session id, or 'new' to start a session.");
+  const chosen = [
+    values.session !== undefined,
+    values.continue === true,
+    values['no-session'] === true,
+  ].filter(Boolean);
   if (chosen.length > 1) throw new UsageError('Choose one of --session, --continue and --no-session.');
   return {
     command,
@@ -151,7 +166,13 @@ function flagsOf(values: ReturnType<typeof parse>['values']): ConfigFlags {
     ['baseUrl', values['base-url']],
     ['providerName', values['provider-name']],
     ['orchestrator', values.orchestrator],
-    ['tools', values.tools?.split(',').map((name) => name.trim()).filter(Boolean)],
+    [
+      'tools',
+      values.tools
+        ?.split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    ],
     ['mcp', values.mcp],
     ['policy', values.policy],
     ['contextWindow', contextWindow === undefined ? undefined : Number(contextWindow)],
@@ -159,13 +180,15 @@ function flagsOf(values: ReturnType<typeof parse>['values']): ConfigFlags {
     ['dataDir', values['data-dir']],
     ['logLevel', logLevel],
   ];
-  for (const [key, value] of entries) if (value !== undefined) (flags as Record<string, unknown>)[key] = value;
+  for (const [key, value] of entries)
+    if (value !== undefined) (flags as Record<string, unknown>)[key] = value;
   return flags;
 }
 
 function limitOf(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) === 0) throw new UsageError(`--limit takes a positive number; got '${text}'.`);
+  if (!/^\d+$/.test(text) || Number(text) === 0)
+    throw new UsageError(`--limit takes a positive number; got '${text}'.`);
   return Number(text);
 }
 

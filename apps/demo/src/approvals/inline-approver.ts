@@ -19,7 +19,9 @@ export function inlineApprover(ask: Ask, style: Style): Approver {
       `  [y] yes, once  [a] always for ${request.toolName}  [n] no  [l] decide later: `;
     for (let attempt = 0; attempt < 3; attempt++) {
       if (request.signal.aborted) break;
-      const answer = (await ask(attempt === 0 ? question : '  y, a, n or l? ', request.signal)).trim().toLowerCase();
+      const answer = (await ask(attempt === 0 ? question : '  y, a, n or l? ', request.signal))
+        .trim()
+        .toLowerCase();
       const choice = choiceOf(answer);
       if (choice !== undefined) return choice;
     }

@@ -9,7 +9,12 @@ import { age } from './sessions-commands.js';
  * (tool, risk, input, the policy's reason). The summaries say which sessions
  * wait; only those are read, read only.
  */
-export async function approvalsCommand(store: SessionStore, out: OutputStream, style: Style, now = Date.now()): Promise<number> {
+export async function approvalsCommand(
+  store: SessionStore,
+  out: OutputStream,
+  style: Style,
+  now = Date.now(),
+): Promise<number> {
   const waiting: SessionSummary[] = [];
   let cursor: string | undefined;
   do {
@@ -27,7 +32,9 @@ export async function approvalsCommand(store: SessionStore, out: OutputStream, s
     }
     if (approvals.length === 0) continue; // Decided since its summary was written.
     shown++;
-    out.write(`${style.bold(`session ${summary.id}`)}  ${summary.title || '(no prompt)'}  ${style.dim(`(${age(summary.updatedAt, now)})`)}\n`);
+    out.write(
+      `${style.bold(`session ${summary.id}`)}  ${summary.title || '(no prompt)'}  ${style.dim(`(${age(summary.updatedAt, now)})`)}\n`,
+    );
     out.write(pendingLines(approvals, style));
   }
   if (shown === 0) {

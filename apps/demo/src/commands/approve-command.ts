@@ -1,4 +1,11 @@
-import { AgentError, type ApprovalDecision, type DecidedCall, inputHash, isModelMessage, toolCallsOf } from '@agent-core/core';
+import {
+  AgentError,
+  type ApprovalDecision,
+  type DecidedCall,
+  inputHash,
+  isModelMessage,
+  toolCallsOf,
+} from '@agent-core/core';
 import { exitCodes } from '../exit-codes.js';
 import type { Conversation } from '../sessions/conversation.js';
 import { finishRun } from './chat-command.js';
@@ -17,7 +24,11 @@ export interface ApproveOptions {
  * tools run exactly once, whichever process decides; deciding a call already
  * decided (here or elsewhere) says what became of it and runs nothing.
  */
-export async function approveCommand(conversation: Conversation, options: ApproveOptions, io: RunIo): Promise<number> {
+export async function approveCommand(
+  conversation: Conversation,
+  options: ApproveOptions,
+  io: RunIo,
+): Promise<number> {
   const chosen = decisionsFor(conversation, options);
   if ('problem' in chosen) {
     io.errors.write(`agent-core: ${chosen.problem}\n`);
@@ -61,7 +72,9 @@ export function decisionsFor(
   const decision = options.deny ? 'deny' : 'allow';
   const reason = options.reason === undefined ? {} : { reason: options.reason };
   const decisions: ApprovalDecision[] = [];
-  for (const id of options.calls.length === 0 ? pending.map((approval) => approval.toolCallId) : options.calls) {
+  for (const id of options.calls.length === 0
+    ? pending.map((approval) => approval.toolCallId)
+    : options.calls) {
     const waiting = pending.find((approval) => approval.toolCallId === id);
     if (waiting !== undefined) {
       const path = waiting.agentPath.length > 0 ? { agentPath: waiting.agentPath } : {};
@@ -79,7 +92,12 @@ export function decisionsFor(
   }
   // A call whose tool this process lacks would only fail: say which options bring it, and run nothing.
   const tools = new Set(conversation.agent.tools.map((tool) => tool.name));
-  const missing = pending.filter((approval) => decisions.some((chosen) => chosen.toolCallId === approval.toolCallId) && !tools.has(approval.toolName) && approval.agentPath.length === 0);
+  const missing = pending.filter(
+    (approval) =>
+      decisions.some((chosen) => chosen.toolCallId === approval.toolCallId) &&
+      !tools.has(approval.toolName) &&
+      approval.agentPath.length === 0,
+  );
   if (missing.length > 0 && decision === 'allow') {
     return {
       problem: `the waiting call${missing.length === 1 ? '' : 's'} need${missing.length === 1 ? 's' : ''} the tool${missing.length === 1 ? '' : 's'} ${missing.map((approval) => `'${approval.toolName}'`).join(', ')}, which this process does not have: run approve with the same --tools and --mcp (or config) as the session's runs. Nothing was run.`,

@@ -14,9 +14,13 @@ export async function chatCommand(conversation: Conversation, prompt: string, io
 export async function finishRun(conversation: Conversation, run: AgentRun, io: RunIo): Promise<number> {
   const { interrupted } = await untilDone(run);
   const result = await run.result();
-  if (!io.json) io.errors.write(`${io.errorStyle.dim(summaryLine(result, conversation.store.kind === 'file' ? conversation.session.id : undefined))}\n`);
+  if (!io.json)
+    io.errors.write(
+      `${io.errorStyle.dim(summaryLine(result, conversation.store.kind === 'file' ? conversation.session.id : undefined))}\n`,
+    );
   io.tracer?.print(io.errors);
-  if (result.terminateReason === 'await_user') await reportPause(conversation.session, io.json ? io.errors : io.out, io.json ? io.errorStyle : io.style);
+  if (result.terminateReason === 'await_user')
+    await reportPause(conversation.session, io.json ? io.errors : io.out, io.json ? io.errorStyle : io.style);
   if (result.error !== undefined && (result.error as { code?: string }).code === 'approval_claimed') {
     io.errors.write(`agent-core: ${result.error.message}\n`);
     return exitCodes.failed;

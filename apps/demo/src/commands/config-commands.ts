@@ -18,10 +18,17 @@ import { defaultModels, detectedProvider } from '../plugins/resolve-provider.js'
  * `--project`, to `.agent-core/config.toml` here). An existing file is kept
  * unless `--force`.
  */
-export function configInit(options: { project: boolean; force: boolean }, env: Environment, cwd: string, out: OutputStream): number {
+export function configInit(
+  options: { project: boolean; force: boolean },
+  env: Environment,
+  cwd: string,
+  out: OutputStream,
+): number {
   const path = options.project ? join(cwd, '.agent-core', 'config.toml') : userConfigFile(env);
   if (existsSync(path) && !options.force)
-    throw new UsageError(`${path} already exists; 'agent-core config init --force' replaces it (its content is lost).`);
+    throw new UsageError(
+      `${path} already exists; 'agent-core config init --force' replaces it (its content is lost).`,
+    );
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, configTemplate, { mode: 0o600 });
   out.write(`Wrote ${path}. Every key in it is commented out: uncomment what you want to change.\n`);
@@ -32,7 +39,12 @@ export function configInit(options: { project: boolean; force: boolean }, env: E
  * `config validate`: reads the user file and the project file and prints
  * every problem as `file:line: message`; exit code 2 when there is one.
  */
-export async function configValidate(env: Environment, cwd: string, out: OutputStream, errors: OutputStream): Promise<number> {
+export async function configValidate(
+  env: Environment,
+  cwd: string,
+  out: OutputStream,
+  errors: OutputStream,
+): Promise<number> {
   const files = [userConfigFile(env), findProjectFiles(cwd).config].filter((path) => path !== undefined);
   let failed = false;
   for (const path of files) {
@@ -40,7 +52,8 @@ export async function configValidate(env: Environment, cwd: string, out: OutputS
       const file = await readConfigFile(path);
       out.write(file === undefined ? `${path}: not found (nothing to check)\n` : `${path}: valid\n`);
     } catch (error) {
-      const problems = (error as { problems?: { path: string; line: number | undefined; message: string }[] }).problems;
+      const problems = (error as { problems?: { path: string; line: number | undefined; message: string }[] })
+        .problems;
       if (problems === undefined) throw error;
       failed = true;
       for (const problem of problems) errors.write(`${formatProblem(problem)}\n`);
@@ -57,22 +70,47 @@ export function configShow(config: CliConfig, out: OutputStream): number {
   const detected = detectedProvider(config);
   const provider = values.provider ?? detected.name;
   const type = values.providers?.[provider]?.type ?? provider;
-  add('provider', provider, values.provider === undefined ? `default: ${detected.reason}` : sourceOf(config, 'provider'));
-  add('model', values.model ?? values.providers?.[provider]?.model ?? defaultModels[type], values.model === undefined ? 'default' : sourceOf(config, 'model'));
+  add(
+    'provider',
+    provider,
+    values.provider === undefined ? `default: ${detected.reason}` : sourceOf(config, 'provider'),
+  );
+  add(
+    'model',
+    values.model ?? values.providers?.[provider]?.model ?? defaultModels[type],
+    values.model === undefined ? 'default' : sourceOf(config, 'model'),
+  );
   add('orchestrator', values.orchestrator ?? 'agentic', sourceOf(config, 'orchestrator'));
   add('tools', values.tools ?? ['basic'], sourceOf(config, 'tools'));
   add('policy.profile', values.policy?.profile ?? 'standard', sourceOf(config, 'policy.profile'));
-  add('context_window', values.context_window ?? '(the model\'s own, when the provider knows it)', sourceOf(config, 'context_window'));
+  add(
+    'context_window',
+    values.context_window ?? "(the model's own, when the provider knows it)",
+    sourceOf(config, 'context_window'),
+  );
   add('store', config.store, describeSource(sources.get('store') ?? { kind: 'default' }));
   add('log_level', values.log_level ?? '(none: runs are not logged)', sourceOf(config, 'log_level'));
-  const shown = new Set(['provider', 'model', 'orchestrator', 'tools', 'policy.profile', 'context_window', 'store', 'log_level']);
+  const shown = new Set([
+    'provider',
+    'model',
+    'orchestrator',
+    'tools',
+    'policy.profile',
+    'context_window',
+    'store',
+    'log_level',
+  ]);
   for (const [key, source] of [...sources.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     if (shown.has(key)) continue;
     add(key, valueAt(values, key), describeSource(source));
   }
-  out.write('# agent-core configuration in effect: flags > environment > project file > user file > defaults\n');
+  out.write(
+    '# agent-core configuration in effect: flags > environment > project file > user file > defaults\n',
+  );
   out.write(`# user file:    ${config.userFile.path}${config.userFile.found ? '' : ' (not found)'}\n`);
-  out.write(`# project file: ${config.project.config === undefined ? '(no .agent-core folder here or above)' : `${config.project.config}${config.project.found ? '' : ' (not found)'}`}\n`);
+  out.write(
+    `# project file: ${config.project.config === undefined ? '(no .agent-core folder here or above)' : `${config.project.config}${config.project.found ? '' : ' (not found)'}`}\n`,
+  );
   if (config.project.systemPrompt !== undefined && existsSync(config.project.systemPrompt))
     out.write(`# system prompt: ${config.project.systemPrompt}\n`);
   if (config.project.agents !== undefined) out.write(`# AGENTS.md:    ${config.project.agents}\n`);
@@ -108,7 +146,10 @@ function inlineToml(value: unknown, key: string): string {
   if (typeof value === 'object' && value !== null) {
     const parts = Object.entries(value).map(([name, item]) => {
       const path = `${key}.${name}`;
-      const text = typeof item === 'string' && secretKey.test(path) ? JSON.stringify(maskedValue(item)) : inlineToml(item, path);
+      const text =
+        typeof item === 'string' && secretKey.test(path)
+          ? JSON.stringify(maskedValue(item))
+          : inlineToml(item, path);
       return `${/^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name)} = ${text}`;
     });
     return `{ ${parts.join(', ')} }`;

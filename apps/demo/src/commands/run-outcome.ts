@@ -37,7 +37,11 @@ export function summaryLine(result: AgentResult, sessionId: string | undefined):
 export async function reportPause(session: Session, out: OutputStream, style: Style): Promise<void> {
   await session.save();
   const approvals = session.agent.pendingApprovals;
-  out.write(`${style.yellow('[await_user]')} session ${session.id} waits for approval of ${approvals.length} tool call${approvals.length === 1 ? '' : 's'}:\n`);
+  out.write(
+    `${style.yellow('[await_user]')} session ${session.id} waits for approval of ${approvals.length} tool call${approvals.length === 1 ? '' : 's'}:\n`,
+  );
   out.write(pendingLines(approvals, style));
-  out.write(`Decide from any terminal: agent-core approve ${session.id} [CALL...]  (or --deny [--reason TEXT])\n`);
+  out.write(
+    `Decide from any terminal: agent-core approve ${session.id} [CALL...]  (or --deny [--reason TEXT])\n`,
+  );
 }

@@ -17,16 +17,26 @@ import type { OpenedStore } from '../sessions/open-store.js';
  * the store's summaries alone: id, status, age, messages and title. No
  * session is loaded or replayed, so listing stays fast with thousands.
  */
-export async function listSessions(opened: OpenedStore, limit: number, out: OutputStream, now = Date.now()): Promise<number> {
+export async function listSessions(
+  opened: OpenedStore,
+  limit: number,
+  out: OutputStream,
+  now = Date.now(),
+): Promise<number> {
   const summaries: SessionSummary[] = [];
   let cursor: string | undefined;
   do {
-    const page = await opened.store.list({ ...(cursor === undefined ? {} : { cursor }), limit: Math.min(200, limit - summaries.length) });
+    const page = await opened.store.list({
+      ...(cursor === undefined ? {} : { cursor }),
+      limit: Math.min(200, limit - summaries.length),
+    });
     summaries.push(...page.sessions);
     cursor = page.nextCursor;
   } while (cursor !== undefined && summaries.length < limit);
   if (summaries.length === 0) {
-    out.write(`No stored sessions in ${opened.label}. Every conversation is stored: start one with agent-core.\n`);
+    out.write(
+      `No stored sessions in ${opened.label}. Every conversation is stored: start one with agent-core.\n`,
+    );
     return exitCodes.completed;
   }
   const width = Math.max(2, ...summaries.map((summary) => summary.id.length));
@@ -64,7 +74,9 @@ export async function showSession(
   renderText: (text: string) => string,
 ): Promise<number> {
   const { state } = await restoreSession(store, id);
-  out.write(`${style.bold(`session ${state.id}`)}  status ${state.status}, ${state.messages.length} messages, created ${state.createdAt}, updated ${state.updatedAt}\n`);
+  out.write(
+    `${style.bold(`session ${state.id}`)}  status ${state.status}, ${state.messages.length} messages, created ${state.createdAt}, updated ${state.updatedAt}\n`,
+  );
   if (typeof state.metadata.cwd === 'string') out.write(style.dim(`started in ${state.metadata.cwd}\n`));
   out.write('\n');
   for (const message of state.messages) {
@@ -72,13 +84,17 @@ export async function showSession(
       out.write(style.dim(`[${message.role}]\n`));
       continue;
     }
-    if (message.role === 'user') out.write(`${style.bold(style.cyan('> '))}${style.bold(messageText(message))}\n\n`);
+    if (message.role === 'user')
+      out.write(`${style.bold(style.cyan('> '))}${style.bold(messageText(message))}\n\n`);
     else if (message.role === 'toolResult')
-      out.write(`  ${message.isError ? style.red('✗') : style.green('✓')} ${message.toolName} → ${preview(message.content)}\n`);
+      out.write(
+        `  ${message.isError ? style.red('✗') : style.green('✓')} ${message.toolName} → ${preview(message.content)}\n`,
+      );
     else {
       for (const block of message.content) {
         if (block.type === 'thinking') out.write(style.dim(`thinking: ${block.thinking.trim()}\n`));
-        else if (block.type === 'toolCall') out.write(`  ${style.dim('⚙')} ${style.bold(block.name)} ${JSON.stringify(block.input)}\n`);
+        else if (block.type === 'toolCall')
+          out.write(`  ${style.dim('⚙')} ${style.bold(block.name)} ${JSON.stringify(block.input)}\n`);
         else if (block.text.trim() !== '') out.write(`${renderText(block.text).trimEnd()}\n\n`);
       }
     }
@@ -88,7 +104,8 @@ export async function showSession(
       `${style.yellow('?')} waiting for approval: ${approval.toolCallId}  ${approval.toolName} ${JSON.stringify(approval.input)} (${approval.risk}: ${approval.reason})\n`,
     );
   }
-  if (state.pendingApprovals.length > 0) out.write(`Decide with: agent-core approve ${state.id} [CALL...] [--deny]\n`);
+  if (state.pendingApprovals.length > 0)
+    out.write(`Decide with: agent-core approve ${state.id} [CALL...] [--deny]\n`);
   return exitCodes.completed;
 }
 
@@ -132,7 +149,9 @@ export async function repairSession(store: SessionStore, id: string, out: Output
     );
   }
   const report = await repairing.repair(id);
-  out.write(`Repaired session ${report.sessionId}: kept ${report.keptRecords} log records up to seq ${report.lastSeq}, dropped ${report.droppedRecords} records and ${report.droppedLines} unreadable lines${report.snapshotRewritten ? '; the snapshot was rewritten' : ''}.\n`);
+  out.write(
+    `Repaired session ${report.sessionId}: kept ${report.keptRecords} log records up to seq ${report.lastSeq}, dropped ${report.droppedRecords} records and ${report.droppedLines} unreadable lines${report.snapshotRewritten ? '; the snapshot was rewritten' : ''}.\n`,
+  );
   out.write(`The files as they were are in ${report.backup}.\n`);
   return exitCodes.completed;
 }

@@ -65,7 +65,13 @@ export const providerTypes: readonly string[] = ['anthropic', 'openai', 'mock'];
 type Check = (value: unknown, path: string[], issues: ConfigIssue[]) => void;
 
 const describe = (value: unknown): string =>
-  Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value === 'object' ? 'a table' : typeof value;
+  Array.isArray(value)
+    ? 'an array'
+    : value === null
+      ? 'null'
+      : typeof value === 'object'
+        ? 'a table'
+        : typeof value;
 
 const isTable = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
@@ -101,7 +107,8 @@ const stringTable: Check = (value, path, issues) => {
 /** A table with known keys; an unknown key is named with the closest known one. */
 function table(fields: Record<string, Check>, required: readonly string[] = []): Check {
   return (value, path, issues) => {
-    if (!isTable(value)) return void issues.push({ path, message: `must be a table, got ${describe(value)}` });
+    if (!isTable(value))
+      return void issues.push({ path, message: `must be a table, got ${describe(value)}` });
     for (const [key, item] of Object.entries(value)) {
       const check = Object.hasOwn(fields, key) ? fields[key] : undefined;
       if (check === undefined) {
@@ -121,7 +128,8 @@ function table(fields: Record<string, Check>, required: readonly string[] = []):
 /** A table of entries named by the user, each checked by `entry`. */
 function namedEntries(entry: Check): Check {
   return (value, path, issues) => {
-    if (!isTable(value)) return void issues.push({ path, message: `must be a table, got ${describe(value)}` });
+    if (!isTable(value))
+      return void issues.push({ path, message: `must be a table, got ${describe(value)}` });
     for (const [key, item] of Object.entries(value)) entry(item, [...path, key], issues);
   };
 }
@@ -161,7 +169,9 @@ const configTable = table({
   context_window: positiveInteger,
   store: text,
   log_level: oneOf(logLevels),
-  providers: namedEntries(table({ type: oneOf(providerTypes), base_url: url, api_key: text, name: text, model: text })),
+  providers: namedEntries(
+    table({ type: oneOf(providerTypes), base_url: url, api_key: text, name: text, model: text }),
+  ),
   aliases: namedEntries(alias),
   mcp_servers: namedEntries(mcpServer),
 });

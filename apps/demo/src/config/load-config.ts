@@ -162,7 +162,11 @@ function flagLayer(flags: ConfigFlags): ConfigLayer {
   set('tools', flags.tools, '--tools');
   set('policy', flags.policy, '--policy');
   set('context_window', flags.contextWindow, '--context-window');
-  set('store', flags.store ?? (flags.dataDir === undefined ? undefined : join(flags.dataDir, 'sessions')), flags.store === undefined ? '--data-dir' : '--store');
+  set(
+    'store',
+    flags.store ?? (flags.dataDir === undefined ? undefined : join(flags.dataDir, 'sessions')),
+    flags.store === undefined ? '--data-dir' : '--store',
+  );
   set('log_level', flags.logLevel, '--log-level');
   if (flags.mcp !== undefined && flags.mcp.length > 0) {
     config.mcp_servers = Object.fromEntries(
@@ -189,9 +193,16 @@ function flagLayer(flags: ConfigFlags): ConfigLayer {
 /** `--base-url` (and `--provider-name`) belong to the chosen provider, `openai` when none is chosen. */
 function applyBaseUrlFlag(values: ConfigFile, sources: Map<string, ConfigSource>, flags: ConfigFlags): void {
   if (flags.baseUrl === undefined && flags.providerName === undefined) return;
-  if (flags.baseUrl !== undefined && (!/^[a-z][a-z0-9+.-]*:\/\//i.test(flags.baseUrl) || !URL.canParse(flags.baseUrl))) {
+  if (
+    flags.baseUrl !== undefined &&
+    (!/^[a-z][a-z0-9+.-]*:\/\//i.test(flags.baseUrl) || !URL.canParse(flags.baseUrl))
+  ) {
     throw new ConfigFileError([
-      { path: 'flag --base-url', line: undefined, message: 'must be a URL such as "http://127.0.0.1:11434/v1"' },
+      {
+        path: 'flag --base-url',
+        line: undefined,
+        message: 'must be a URL such as "http://127.0.0.1:11434/v1"',
+      },
     ]);
   }
   if (values.provider === undefined && flags.baseUrl !== undefined) {

@@ -23,10 +23,15 @@ export async function readConfigFile(path: string): Promise<LoadedConfigFile | u
   let text: string;
   try {
     const info = await stat(path);
-    if (info.isDirectory()) throw new ConfigFileError([{ path, line: undefined, message: 'is a folder, not a file' }]);
+    if (info.isDirectory())
+      throw new ConfigFileError([{ path, line: undefined, message: 'is a folder, not a file' }]);
     if (info.size > maxConfigBytes) {
       throw new ConfigFileError([
-        { path, line: undefined, message: `is ${Math.ceil(info.size / 1024)} KiB; a config file may hold at most ${maxConfigBytes / 1024} KiB` },
+        {
+          path,
+          line: undefined,
+          message: `is ${Math.ceil(info.size / 1024)} KiB; a config file may hold at most ${maxConfigBytes / 1024} KiB`,
+        },
       ]);
     }
     text = await readFile(path, 'utf8');
@@ -34,7 +39,13 @@ export async function readConfigFile(path: string): Promise<LoadedConfigFile | u
     if ((error as { code?: string }).code === 'ENOENT') return undefined;
     if (error instanceof ConfigFileError) throw error;
     throw new ConfigFileError(
-      [{ path, line: undefined, message: `cannot be read (${(error as { code?: string }).code ?? String(error)})` }],
+      [
+        {
+          path,
+          line: undefined,
+          message: `cannot be read (${(error as { code?: string }).code ?? String(error)})`,
+        },
+      ],
       { cause: error },
     );
   }
@@ -50,7 +61,9 @@ export function parseConfigText(path: string, text: string): LoadedConfigFile {
   } catch (error) {
     if (error instanceof TomlError) {
       const reason = error.message.replace(/^Invalid TOML document: /, '').split('\n')[0];
-      throw new ConfigFileError([{ path, line: error.line, message: `invalid TOML: ${reason}` }], { cause: error });
+      throw new ConfigFileError([{ path, line: error.line, message: `invalid TOML: ${reason}` }], {
+        cause: error,
+      });
     }
     throw new ConfigFileError([{ path, line: undefined, message: `invalid TOML: ${String(error)}` }], {
       cause: error,

@@ -48,7 +48,7 @@ export class MarkdownStream {
     const style = this.#style;
     const fence = /^\s*(```+|~~~+)\s*(\S*)/.exec(line);
     if (this.#fence !== undefined) {
-      if (fence !== null && fence[1]?.startsWith(this.#fence)) {
+      if (fence?.[1]?.startsWith(this.#fence)) {
         this.#fence = undefined;
         this.#emit('');
       } else this.#emit(`${style.dim('│')} ${style.cyan(line)}`);

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { lexer, type Token, type Tokens } from 'marked';
 import type { Style } from './terminal-style.js';
 
@@ -46,7 +47,9 @@ function block(token: Token, style: Style, indent: string): string {
     case 'space':
       return '';
     default:
-      return 'text' in token && typeof token.text === 'string' ? `${indent}${token.text}\n` : (token.raw ?? '');
+      return 'text' in token && typeof token.text === 'string'
+        ? `${indent}${token.text}\n`
+        : (token.raw ?? '');
   }
 }
 
@@ -64,8 +67,10 @@ function list(token: Tokens.List, style: Style, indent: string): string {
 
 function table(token: Tokens.Table, style: Style, indent: string): string {
   const rows = [token.header, ...token.rows].map((row) => row.map((cell) => inline(cell.tokens, style)));
-  const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
-  const widths = token.header.map((_, column) => Math.max(...rows.map((row) => plain(row[column] ?? '').length)));
+  const plain = (text: string) => stripVTControlCharacters(text);
+  const widths = token.header.map((_, column) =>
+    Math.max(...rows.map((row) => plain(row[column] ?? '').length)),
+  );
   const line = (row: string[]) =>
     `${indent}${row.map((cell, column) => cell + ' '.repeat((widths[column] ?? 0) - plain(cell).length)).join('  ')}`;
   const [header = [], ...body] = rows;

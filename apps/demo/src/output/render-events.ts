@@ -38,7 +38,12 @@ export class EventRenderer {
   #atLineStart = true;
   #thinking = false;
 
-  private constructor(options: RendererOptions, markdown: MarkdownStream | undefined, spinner: Spinner | undefined, style: Style) {
+  private constructor(
+    options: RendererOptions,
+    markdown: MarkdownStream | undefined,
+    spinner: Spinner | undefined,
+    style: Style,
+  ) {
     this.#options = options;
     this.#markdown = markdown;
     this.#spinner = spinner;
@@ -147,10 +152,16 @@ export class EventRenderer {
         this.line(style.dim(`  ↳ follow-up: ${summarize(event)}`));
         break;
       case 'compaction':
-        this.line(style.dim(`  ⇣ compacted the history sent: ${event.tokensBefore} → ${event.tokensAfter} tokens`));
+        this.line(
+          style.dim(`  ⇣ compacted the history sent: ${event.tokensBefore} → ${event.tokensAfter} tokens`),
+        );
         break;
       case 'retry':
-        this.line(style.yellow(`  … ${event.error.kind} from ${event.provider}; retry ${event.attempt} in ${event.delayMs} ms`));
+        this.line(
+          style.yellow(
+            `  … ${event.error.kind} from ${event.provider}; retry ${event.attempt} in ${event.delayMs} ms`,
+          ),
+        );
         break;
       case 'error':
         this.line(style.red(`Error: ${event.error.message}`));
@@ -168,7 +179,8 @@ export class EventRenderer {
     const reason = result.terminateReason;
     if (reason === 'completed' && result.text.trim() === '') this.line(`[no text] ${noTextMessage}`);
     else if (reason === 'max_turns') this.line(`[max_turns] ${result.text}`);
-    else if (reason !== 'completed' && reason !== 'error' && reason !== 'await_user') this.line(`[${reason}]`);
+    else if (reason !== 'completed' && reason !== 'error' && reason !== 'await_user')
+      this.line(`[${reason}]`);
   }
 
   #spin(): void {
@@ -196,7 +208,8 @@ export function toolLabel(call: ToolCallBlock, style: Style): string {
 
 /** A tool result on one line, cut to 120 characters. */
 export function preview(result: string | readonly { type: string; text?: string }[]): string {
-  const text = typeof result === 'string' ? result : result.map((block) => block.text ?? `[${block.type}]`).join(' ');
+  const text =
+    typeof result === 'string' ? result : result.map((block) => block.text ?? `[${block.type}]`).join(' ');
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
 }

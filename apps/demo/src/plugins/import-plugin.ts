@@ -5,15 +5,22 @@ import { ConfigError } from '@agent-core/core';
  * for what a command uses. A package that is not installed is a `ConfigError`
  * that says how to install it.
  */
-export async function importPlugin(name: string, packageName: string | undefined, kind: string): Promise<void> {
+export async function importPlugin(
+  name: string,
+  packageName: string | undefined,
+  kind: string,
+): Promise<void> {
   if (packageName === undefined) return;
   try {
     await import(packageName);
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') {
-      throw new ConfigError(`The ${kind} '${name}' needs ${packageName}; install it with: npm i ${packageName}`, {
-        cause: error,
-      });
+      throw new ConfigError(
+        `The ${kind} '${name}' needs ${packageName}; install it with: npm i ${packageName}`,
+        {
+          cause: error,
+        },
+      );
     }
     throw error;
   }
@@ -27,6 +34,12 @@ export function checkKnown(kind: string, where: string, name: string, known: rea
 }
 
 /** Every name of a kind the CLI can load: those it imports on demand and those already registered, sorted. */
-export function loadableNames(builtIn: readonly string[], packages: Record<string, string>, registered: string[]) {
-  return [...new Set([...builtIn, ...Object.keys(packages), ...registered])].filter((name) => name !== 'mcp').sort();
+export function loadableNames(
+  builtIn: readonly string[],
+  packages: Record<string, string>,
+  registered: string[],
+) {
+  return [...new Set([...builtIn, ...Object.keys(packages), ...registered])]
+    .filter((name) => name !== 'mcp')
+    .sort();
 }

@@ -47,7 +47,10 @@ export function detectedProvider(config: CliConfig): { name: string; reason: str
  * names. A model that is an alias becomes its model, on its provider when it
  * names one. Provider packages are imported only here, on first use.
  */
-export async function resolveProvider(config: CliConfig, choice: ProviderChoice = {}): Promise<ResolvedProvider> {
+export async function resolveProvider(
+  config: CliConfig,
+  choice: ProviderChoice = {},
+): Promise<ResolvedProvider> {
   const { values } = config;
   const requestedModel = choice.model ?? values.model;
   const alias = requestedModel === undefined ? undefined : values.aliases?.[requestedModel];
@@ -63,7 +66,12 @@ export async function resolveProvider(config: CliConfig, choice: ProviderChoice 
   const entry: ProviderEntry = values.providers?.[name] ?? {};
   const type = entry.type ?? name;
   if (!providerTypes.includes(type)) {
-    checkKnown('provider', where, name, [...new Set([...providerTypes, ...Object.keys(values.providers ?? {}), ...listProviders()])].sort());
+    checkKnown(
+      'provider',
+      where,
+      name,
+      [...new Set([...providerTypes, ...Object.keys(values.providers ?? {}), ...listProviders()])].sort(),
+    );
     throw new ConfigError(
       `The provider '${name}' has no type: add type = "openai" (or "anthropic") to [providers.${name}] in the config file.`,
     );
@@ -87,7 +95,8 @@ export async function resolveProvider(config: CliConfig, choice: ProviderChoice 
   if (entry.api_key !== undefined) options.apiKey = entry.api_key;
   if (entry.base_url !== undefined) options.baseURL = entry.base_url;
   // Messages name the server the user chose, not the API it speaks.
-  const label = entry.name ?? (entry.base_url !== undefined ? hostOf(entry.base_url) : name !== type ? name : undefined);
+  const label =
+    entry.name ?? (entry.base_url !== undefined ? hostOf(entry.base_url) : name !== type ? name : undefined);
   if (label !== undefined) options.name = label;
   return { provider: getProvider(type, options), name, type, model };
 }

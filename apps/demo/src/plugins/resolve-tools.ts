@@ -24,7 +24,8 @@ const toolPackages: Record<string, string> = {
 /** The orchestrator registered under `name`, importing its package first. */
 export async function resolveOrchestrator(name: string, where = '--orchestrator'): Promise<Orchestrator> {
   checkKnown('orchestrator', where, name, loadableNames([], orchestratorPackages, listOrchestrators()));
-  if (!listOrchestrators().includes(name)) await importPlugin(name, orchestratorPackages[name], 'orchestrator');
+  if (!listOrchestrators().includes(name))
+    await importPlugin(name, orchestratorPackages[name], 'orchestrator');
   return getOrchestrator(name);
 }
 
@@ -35,10 +36,17 @@ export interface ToolSet {
 }
 
 /** The tools of the named packs; `fs` and `shell` work inside `workspace`. */
-export async function resolveTools(packs: readonly string[], workspace: string, where = '--tools'): Promise<ToolSet> {
+export async function resolveTools(
+  packs: readonly string[],
+  workspace: string,
+  where = '--tools',
+): Promise<ToolSet> {
   const known = loadableNames([], toolPackages, listToolPacks());
   for (const pack of packs) {
-    if (pack === 'mcp') throw new ConfigError("The 'mcp' tools come from a server: use --mcp '<command>' or [mcp_servers] in the config file.");
+    if (pack === 'mcp')
+      throw new ConfigError(
+        "The 'mcp' tools come from a server: use --mcp '<command>' or [mcp_servers] in the config file.",
+      );
     checkKnown('tool pack', where, pack, known);
   }
   for (const pack of packs) await importPlugin(pack, toolPackages[pack], 'tool pack');
@@ -73,7 +81,8 @@ export async function connectMcp(servers: Readonly<Record<string, McpServerEntry
   const mcp = await mcpTools({ servers: servers as Parameters<typeof mcpTools>[0]['servers'] });
   const failures: string[] = [];
   for (const status of Object.values(mcp.servers)) {
-    if (status.state === 'failed') failures.push(`MCP server '${status.name}' failed: ${status.error?.message}`);
+    if (status.state === 'failed')
+      failures.push(`MCP server '${status.name}' failed: ${status.error?.message}`);
   }
   const sources = new Map<string, string>();
   for (const tool of mcp.tools) sources.set(tool.name, `MCP server ${tool.mcp.server}`);

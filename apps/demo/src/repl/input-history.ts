@@ -20,7 +20,9 @@ export class InputHistory {
   /** The saved lines, newest first (the order readline takes). */
   load(): string[] {
     try {
-      const lines = readFileSync(this.path, 'utf8').split('\n').filter((line) => line.trim() !== '');
+      const lines = readFileSync(this.path, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '');
       this.#count = lines.length;
       return lines.slice(-historySize).reverse();
     } catch {

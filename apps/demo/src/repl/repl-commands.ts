@@ -34,10 +34,18 @@ const commands: Record<string, ReplCommand> = {
     run: (context, text) => {
       if (text === '') return context.say('/followup needs the text to send');
       context.conversation.agent.followUp(text);
-      context.say(context.running() === undefined ? 'queued: it goes in before your next prompt' : 'queued as a follow-up');
+      context.say(
+        context.running() === undefined
+          ? 'queued: it goes in before your next prompt'
+          : 'queued as a follow-up',
+      );
     },
   },
-  '/model': { usage: '/model [NAME]', help: 'show or switch the model (an alias of the config works), keeping the conversation', run: (context, name) => switchModel(context, undefined, name) },
+  '/model': {
+    usage: '/model [NAME]',
+    help: 'show or switch the model (an alias of the config works), keeping the conversation',
+    run: (context, name) => switchModel(context, undefined, name),
+  },
   '/provider': {
     usage: '/provider [NAME [MODEL]]',
     help: 'show or switch the provider, keeping the conversation',
@@ -46,19 +54,61 @@ const commands: Record<string, ReplCommand> = {
       return switchModel(context, provider, model);
     },
   },
-  '/orchestrator': { usage: '/orchestrator [NAME]', help: 'show or switch the orchestrator (agentic, react, plan-execute)', run: switchOrchestrator },
-  '/tools': { usage: '/tools', help: 'the tools, with their risk and where they come from', duringRun: true, run: listTools },
-  '/policy': { usage: '/policy [PROFILE]', help: 'show or switch the approval policy (strict, standard, permissive)', run: switchPolicy },
-  '/session': { usage: '/session [ID|new]', help: 'show the current session, or switch to another (new starts one)', run: switchSession },
-  '/sessions': { usage: '/sessions', help: 'the newest stored sessions', duringRun: true, run: (context) => void listSessions(context.conversation.store, 20, context.io.out) },
-  '/clear': { usage: '/clear', help: 'start a new session (the old one stays stored)', run: (context) => switchSession(context, 'new') },
+  '/orchestrator': {
+    usage: '/orchestrator [NAME]',
+    help: 'show or switch the orchestrator (agentic, react, plan-execute)',
+    run: switchOrchestrator,
+  },
+  '/tools': {
+    usage: '/tools',
+    help: 'the tools, with their risk and where they come from',
+    duringRun: true,
+    run: listTools,
+  },
+  '/policy': {
+    usage: '/policy [PROFILE]',
+    help: 'show or switch the approval policy (strict, standard, permissive)',
+    run: switchPolicy,
+  },
+  '/session': {
+    usage: '/session [ID|new]',
+    help: 'show the current session, or switch to another (new starts one)',
+    run: switchSession,
+  },
+  '/sessions': {
+    usage: '/sessions',
+    help: 'the newest stored sessions',
+    duringRun: true,
+    run: (context) => void listSessions(context.conversation.store, 20, context.io.out),
+  },
+  '/clear': {
+    usage: '/clear',
+    help: 'start a new session (the old one stays stored)',
+    run: (context) => switchSession(context, 'new'),
+  },
   '/reset': { usage: '/reset', help: 'the same as /clear', run: (context) => switchSession(context, 'new') },
-  '/compact': { usage: '/compact', help: 'compact the history sent to the model before the next call (the full history is kept)', run: compact },
+  '/compact': {
+    usage: '/compact',
+    help: 'compact the history sent to the model before the next call (the full history is kept)',
+    run: compact,
+  },
   '/cost': { usage: '/cost', help: 'tokens and cost of this session so far', duringRun: true, run: cost },
   '/resume': { usage: '/resume', help: 'continue a run a crash or Ctrl-C interrupted', run: resume },
-  '/approve': { usage: '/approve [CALL...]', help: 'allow the calls waiting for approval and finish the run', run: (context, calls) => decide(context, calls, false) },
-  '/deny': { usage: '/deny [CALL...]', help: 'refuse the calls waiting for approval and finish the run', run: (context, calls) => decide(context, calls, true) },
-  '/exit': { usage: '/exit', help: 'quit (after the current run ends; Ctrl-C twice quits at once)', run: () => {} },
+  '/approve': {
+    usage: '/approve [CALL...]',
+    help: 'allow the calls waiting for approval and finish the run',
+    run: (context, calls) => decide(context, calls, false),
+  },
+  '/deny': {
+    usage: '/deny [CALL...]',
+    help: 'refuse the calls waiting for approval and finish the run',
+    run: (context, calls) => decide(context, calls, true),
+  },
+  '/exit': {
+    usage: '/exit',
+    help: 'quit (after the current run ends; Ctrl-C twice quits at once)',
+    run: () => {},
+  },
 };
 
 /** Runs one `/command` line; an unknown command is refused and never reaches the model. */
@@ -79,10 +129,16 @@ export async function runReplCommand(context: ReplContext, line: string): Promis
 function help(context: ReplContext): void {
   const width = Math.max(...Object.values(commands).map((command) => command.usage.length));
   const lines = Object.values(commands).map((command) => `  ${command.usage.padEnd(width)}  ${command.help}`);
-  context.io.out.write(`${lines.join('\n')}\n  A line that is not a command is a prompt; typed during a run, it steers the run.\n`);
+  context.io.out.write(
+    `${lines.join('\n')}\n  A line that is not a command is a prompt; typed during a run, it steers the run.\n`,
+  );
 }
 
-async function switchModel(context: ReplContext, provider: string | undefined, model: string | undefined): Promise<void> {
+async function switchModel(
+  context: ReplContext,
+  provider: string | undefined,
+  model: string | undefined,
+): Promise<void> {
   const { settings } = context.conversation;
   if (provider === undefined && model === undefined) {
     context.say(`provider ${settings.provider.name}, model ${settings.provider.model}`);
@@ -107,10 +163,15 @@ async function switchOrchestrator(context: ReplContext, name: string): Promise<v
 
 function listTools(context: ReplContext): void {
   const { tools, sources } = context.conversation.settings.tools;
-  if (tools.length === 0) return context.say('no tools');
+  if (tools.length === 0) {
+    context.say('no tools');
+    return;
+  }
   const width = Math.max(...tools.map((tool) => tool.name.length));
   for (const tool of tools) {
-    context.io.out.write(`  ${tool.name.padEnd(width)}  ${(tool.risk ?? 'execute').padEnd(7)}  ${sources.get(tool.name) ?? ''}\n`);
+    context.io.out.write(
+      `  ${tool.name.padEnd(width)}  ${(tool.risk ?? 'execute').padEnd(7)}  ${sources.get(tool.name) ?? ''}\n`,
+    );
   }
   context.say(`policy ${context.conversation.settings.policy.label}: read tools run, the others as it says`);
 }
@@ -126,11 +187,18 @@ async function switchPolicy(context: ReplContext, profile: string): Promise<void
 async function switchSession(context: ReplContext, id: string): Promise<void> {
   const { conversation } = context;
   if (id === '') {
-    const stored = conversation.store.kind === 'file' ? `stored in ${conversation.store.label}` : 'kept in memory only';
-    return context.say(`session ${conversation.session.id} (${conversation.session.messages.length} messages, ${stored})`);
+    const stored =
+      conversation.store.kind === 'file' ? `stored in ${conversation.store.label}` : 'kept in memory only';
+    return context.say(
+      `session ${conversation.session.id} (${conversation.session.messages.length} messages, ${stored})`,
+    );
   }
   const session = await conversation.switchTo(id === 'new' ? { kind: 'new' } : { kind: 'id', id });
-  context.say(id === 'new' ? `new session ${session.id}; the previous one stays stored` : `now in session ${session.id}`);
+  context.say(
+    id === 'new'
+      ? `new session ${session.id}; the previous one stays stored`
+      : `now in session ${session.id}`,
+  );
 }
 
 async function compact(context: ReplContext): Promise<void> {
@@ -138,7 +206,9 @@ async function compact(context: ReplContext): Promise<void> {
   const messages = conversation.session.messages.filter(isModelMessage);
   const total = messages.reduce((sum, message) => sum + estimateTokens(message), 0);
   const lastPrompt = messages.findLastIndex((message) => message.role === 'user');
-  const kept = messages.slice(Math.max(0, lastPrompt)).reduce((sum, message) => sum + estimateTokens(message), 0);
+  const kept = messages
+    .slice(Math.max(0, lastPrompt))
+    .reduce((sum, message) => sum + estimateTokens(message), 0);
   // What a compaction must keep (the latest exchange, the system prompt and tools) sets the floor.
   const budget = Math.max(Math.ceil(total / 2), kept + 4000);
   if (messages.length < 4 || budget >= total) {
@@ -147,13 +217,17 @@ async function compact(context: ReplContext): Promise<void> {
   }
   conversation.settings.compactTo = budget;
   await conversation.reopen();
-  context.say(`the history sent (about ${total} tokens) is compacted to about ${budget} before the next model call; the full history stays stored`);
+  context.say(
+    `the history sent (about ${total} tokens) is compacted to about ${budget} before the next model call; the full history stays stored`,
+  );
 }
 
 function cost(context: ReplContext): void {
   const usage = context.conversation.session.usage;
   const money = usage.cost === undefined ? 'cost unknown for this model' : `$${usage.cost.toFixed(4)}`;
-  context.say(`this session: ${usage.input} tokens in, ${usage.output} out${usage.cacheRead > 0 ? `, ${usage.cacheRead} cached` : ''}; ${money}`);
+  context.say(
+    `this session: ${usage.input} tokens in, ${usage.output} out${usage.cacheRead > 0 ? `, ${usage.cacheRead} cached` : ''}; ${money}`,
+  );
 }
 
 function resume(context: ReplContext): void {
@@ -167,7 +241,14 @@ function resume(context: ReplContext): void {
 }
 
 function decide(context: ReplContext, calls: string, deny: boolean): void {
-  const result = decisionsFor(context.conversation, { calls: calls.split(/\s+/).filter(Boolean), deny, reason: undefined });
-  if ('problem' in result) return context.say(result.problem);
+  const result = decisionsFor(context.conversation, {
+    calls: calls.split(/\s+/).filter(Boolean),
+    deny,
+    reason: undefined,
+  });
+  if ('problem' in result) {
+    context.say(result.problem);
+    return;
+  }
   context.start(context.conversation.resume({ decisions: result.decisions }));
 }

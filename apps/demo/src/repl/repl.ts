@@ -32,7 +32,9 @@ export async function repl(options: ReplOptions): Promise<number> {
     input: process.stdin,
     output: process.stdout,
     terminal: interactive,
-    ...(interactive && options.history !== undefined ? { history: options.history.load(), historySize: 1000 } : {}),
+    ...(interactive && options.history !== undefined
+      ? { history: options.history.load(), historySize: 1000 }
+      : {}),
   });
   terminal.repl = input;
   // Once input ends, the interface is closed and Node 24 throws from prompt(): never prompt after it.
@@ -60,7 +62,9 @@ export async function repl(options: ReplOptions): Promise<number> {
     running = run;
     void run.result().then(async (result) => {
       running = undefined;
-      io.errors.write(`${io.errorStyle.dim(summaryLine(result, conversation.store.kind === 'file' ? conversation.session.id : undefined))}\n`);
+      io.errors.write(
+        `${io.errorStyle.dim(summaryLine(result, conversation.store.kind === 'file' ? conversation.session.id : undefined))}\n`,
+      );
       io.tracer?.print(io.errors);
       if (result.terminateReason === 'await_user') {
         await reportPause(conversation.session, io.out, io.style);

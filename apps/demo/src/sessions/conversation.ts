@@ -113,7 +113,8 @@ async function openSession(
   const where = store.kind === 'file' ? ` (stored in ${store.label})` : '';
   if (choice.kind === 'new') {
     const session = await manager.create({ metadata: { cwd: settings.config.cwd } });
-    if (store.kind === 'file' && choice.announce === true) notify(`agent-core: new session ${session.id}${where}; continue it with --session ${session.id}`);
+    if (store.kind === 'file' && choice.announce === true)
+      notify(`agent-core: new session ${session.id}${where}; continue it with --session ${session.id}`);
     return session;
   }
   const id = choice.kind === 'id' ? choice.id : await latestInFolder(manager, settings.config.cwd);

@@ -16,14 +16,17 @@ export interface OpenedStore {
  * `ConfigError` that says so.
  */
 export async function openStore(spec: string, logger: Logger): Promise<OpenedStore> {
-  if (spec === 'memory:') return { store: new MemorySessionStore(), label: 'memory (this process only)', kind: 'memory' };
+  if (spec === 'memory:')
+    return { store: new MemorySessionStore(), label: 'memory (this process only)', kind: 'memory' };
   if (/^postgres(ql)?:\/\//i.test(spec)) {
     throw new ConfigError(
       'A postgres:// store needs @agent-core/store-postgres, which this version of the CLI does not include yet. Use a folder for the store (the default), or set store to a path.',
     );
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) {
-    throw new ConfigError(`Unknown store '${spec.replace(/\/\/[^@/]*@/, '//***@')}': the store is a folder path (or a postgres:// URL once supported).`);
+    throw new ConfigError(
+      `Unknown store '${spec.replace(/\/\/[^@/]*@/, '//***@')}': the store is a folder path (or a postgres:// URL once supported).`,
+    );
   }
   const { FileSessionStore } = await import('@agent-core/store-file');
   return { store: new FileSessionStore({ root: spec, logger }), label: spec, kind: 'file' };

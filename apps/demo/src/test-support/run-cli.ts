@@ -37,16 +37,21 @@ export function makeHome(): string {
     process.once('exit', () => rmSync(root, { recursive: true, force: true }));
   }
   const home = mkdtempSync(join(sandbox, 'home-'));
-  for (const folder of ['.config', '.local/share', '.local/state']) mkdirSync(join(home, folder), { recursive: true });
+  for (const folder of ['.config', '.local/share', '.local/state'])
+    mkdirSync(join(home, folder), { recursive: true });
   return home;
 }
 
 let defaultHome: string | undefined;
 
 /** The environment of a run: no API key, nothing of the CLI's own, XDG folders under `home`. */
-export function cliEnvironment(home: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
+export function cliEnvironment(
+  home: string,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string> {
   const env: Record<string, string | undefined> = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith('AGENT_CORE_') || name.startsWith('XDG_')) delete env[name];
+  for (const name of Object.keys(env))
+    if (name.startsWith('AGENT_CORE_') || name.startsWith('XDG_')) delete env[name];
   delete env.ANTHROPIC_API_KEY;
   delete env.OPENAI_API_KEY;
   delete env.NO_COLOR;

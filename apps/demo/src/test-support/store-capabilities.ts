@@ -17,9 +17,13 @@ export async function summariesFollowAppends(): Promise<boolean> {
     const store = new FileSessionStore({ root });
     const state = newSessionState({ id: 'probe' });
     await store.save(state, { expectedVersion: 0 });
-    await store.append('probe', [{ type: 'run_started', runId: 'r', at: new Date().toISOString() }] as never, {
-      operationId: 'probe-1',
-    });
+    await store.append(
+      'probe',
+      [{ type: 'run_started', runId: 'r', at: new Date().toISOString() }] as never,
+      {
+        operationId: 'probe-1',
+      },
+    );
     const { sessions } = await store.list();
     return sessions[0]?.status === 'running';
   } finally {
@@ -28,4 +32,5 @@ export async function summariesFollowAppends(): Promise<boolean> {
 }
 
 /** Whether the installed FileSessionStore has `repair(id)`. */
-export const storeCanRepair = typeof (FileSessionStore.prototype as { repair?: unknown }).repair === 'function';
+export const storeCanRepair =
+  typeof (FileSessionStore.prototype as { repair?: unknown }).repair === 'function';

@@ -25,8 +25,21 @@ export class TmuxSession {
       .filter(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
       .map(([name, value]) => `export ${name}=${shellQuote(value)}`);
     const script = join(this.#folder, 'start.sh');
-    writeFileSync(script, `${exports.join('\n')}\ncd ${shellQuote(cwd)}\n${command}\necho "EXITED $?"\nread held\n`);
-    this.#tmux(['new-session', '-d', '-s', 'test', '-x', '120', '-y', '50', `env -i sh ${shellQuote(script)}`]);
+    writeFileSync(
+      script,
+      `${exports.join('\n')}\ncd ${shellQuote(cwd)}\n${command}\necho "EXITED $?"\nread held\n`,
+    );
+    this.#tmux([
+      'new-session',
+      '-d',
+      '-s',
+      'test',
+      '-x',
+      '120',
+      '-y',
+      '50',
+      `env -i sh ${shellQuote(script)}`,
+    ]);
   }
 
   /** Types text (literally), or named keys such as `Enter` and `C-c`. */
@@ -42,7 +55,16 @@ export class TmuxSession {
 
   /** The pane's text up to its last printed line; with `escapes`, its colour and attribute codes too. */
   screen(escapes = false): string {
-    return this.#tmux(['capture-pane', '-p', '-J', '-S', '-2000', ...(escapes ? ['-e'] : []), '-t', 'test']).trimEnd();
+    return this.#tmux([
+      'capture-pane',
+      '-p',
+      '-J',
+      '-S',
+      '-2000',
+      ...(escapes ? ['-e'] : []),
+      '-t',
+      'test',
+    ]).trimEnd();
   }
 
   /** Polls the pane until `pattern` shows (after `from` characters of it), or throws with the screen after `timeoutMs`. */
@@ -51,7 +73,8 @@ export class TmuxSession {
     for (;;) {
       const screen = this.screen().slice(from);
       if (typeof pattern === 'string' ? screen.includes(pattern) : pattern.test(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${String(pattern)} on the screen:\n${screen}`);
+      if (Date.now() > deadline)
+        throw new Error(`Timed out waiting for ${String(pattern)} on the screen:\n${screen}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
