@@ -56,8 +56,11 @@ export interface ConfigIssue {
   message: string;
 }
 
+/** The levels `log_level` takes, most verbose first. */
 export const logLevels: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+/** What a policy rule may answer. */
 export const policyDecisions: readonly PolicyDecisionName[] = ['allow', 'ask', 'deny'];
+/** The risks a per-risk policy rule may name. */
 export const riskNames: readonly RiskName[] = ['read', 'write', 'execute', 'network'];
 /** The provider types the CLI can build. */
 export const providerTypes: readonly string[] = ['anthropic', 'openai', 'mock'];
