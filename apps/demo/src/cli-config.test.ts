@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeHome, runCli } from './test-support/run-cli.js';
@@ -78,6 +78,12 @@ describe('agent-core config', { timeout: 30_000 }, () => {
       expect(result.stderr).toMatch(message);
       expect(result.stderr).not.toMatch(/\n\s+at |RangeError|TypeError/);
     }
+    // A config "file" that is a device never ending is refused unread.
+    rmSync(userFile(home));
+    symlinkSync('/dev/zero', userFile(home));
+    const device = await runCli(['chat', 'hi'], { home });
+    expect(device.code).toBe(2);
+    expect(device.stderr).toContain(`${userFile(home)}: is not a regular file`);
   });
 
   it('config show prints the merged values with their sources and masks keys and URL passwords', async () => {
