@@ -23,8 +23,9 @@ export async function readConfigFile(path: string): Promise<LoadedConfigFile | u
   let text: string;
   try {
     const info = await stat(path);
-    if (info.isDirectory())
-      throw new ConfigFileError([{ path, line: undefined, message: 'is a folder, not a file' }]);
+    // A folder, a device (/dev/zero never ends) or a pipe is refused unread.
+    if (!info.isFile())
+      throw new ConfigFileError([{ path, line: undefined, message: 'is not a regular file' }]);
     if (info.size > maxConfigBytes) {
       throw new ConfigFileError([
         {
