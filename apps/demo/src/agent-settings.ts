@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import {
   type Approver,
   ConfigError,
@@ -25,6 +25,9 @@ import {
 
 const identity =
   'You are a helpful assistant running in the agent-core CLI. Use the tools when they help, and answer briefly.';
+
+// A system prompt or AGENTS.md larger than this would crowd out the conversation.
+const maxPromptBytes = 256 * 1024;
 
 // A window for a model whose size is unknown: it never compacts for the budget, but it honours
 // a compaction asked for with /compact and compacts once when the server answers "context overflow".
@@ -150,7 +153,14 @@ export function policyOf(
  * project's `AGENTS.md` as a section of its own, and the working folder.
  */
 async function systemPromptOf(config: CliConfig): Promise<SystemPromptBuilder> {
-  const read = (path: string) => readFile(path, 'utf8');
+  const read = async (path: string) => {
+    // A device or a huge file is refused unread; core's loader names the file in its ConfigError.
+    const info = await stat(path);
+    if (!info.isFile()) throw new Error('it is not a regular file');
+    if (info.size > maxPromptBytes)
+      throw new Error(`it is ${Math.ceil(info.size / 1024)} KiB; at most ${maxPromptBytes / 1024} KiB`);
+    return readFile(path, 'utf8');
+  };
   const layers = await loadPromptLayers(
     config.project.systemPrompt === undefined ? {} : { project: config.project.systemPrompt },
     read,
