@@ -24,14 +24,14 @@ async function start(argv: readonly string[]): Promise<number> {
   return main(args);
 }
 
-/** One clear line for an error; the stack only with `--debug` or for a bug of the CLI itself. */
+/** One clear line for an error, and its stack trace only with `--debug`; returns the exit code. */
 function report(error: unknown, debug: boolean): number {
   const known = (error as Record<symbol, unknown> | null)?.[Symbol.for('agent-core.error')] === true;
   const message = error instanceof Error ? error.message : String(error);
-  const masked = maskForReport(message);
-  process.stderr.write(`agent-core: ${masked}\n`);
+  // Errors of agent-core say what to do; anything else is unexpected, and --debug shows where it came from.
+  const hint = known || debug ? '' : ' (run again with --debug for the stack trace)';
+  process.stderr.write(`agent-core: ${maskForReport(message)}${hint}\n`);
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${maskForReport(error.stack)}\n`);
-  else if (!known) process.stderr.write('agent-core: (run again with --debug for the stack trace)\n');
   if (error instanceof UsageError) return exitCodes.usage;
   const code = (error as { code?: unknown }).code;
   // A configuration or usage problem is code 2; anything else that stops a command is 1.
