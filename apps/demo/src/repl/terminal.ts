@@ -14,6 +14,8 @@ export class Terminal {
     if (signal?.aborted) return Promise.resolve('');
     const current = this.repl;
     const input = current ?? createInterface({ input: process.stdin, output: process.stderr });
+    // A question's own readline takes the terminal's Ctrl-C: pass it on as the SIGINT that aborts the run.
+    if (current === undefined) input.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
     return new Promise<string>((resolve) => {
       let settled = false;
       const done = (answer: string) => {
