@@ -38,6 +38,7 @@ describe('parseCliArguments', () => {
       [['chat', '--context-window', 'big', 'hi'], /--context-window takes a number of tokens/],
       [['--session', 'x', '--continue'], /Choose one of --session, --continue and --no-session/],
       [['sessions', 'list', '--limit', '0'], /--limit takes a positive number/],
+      [['--json'], /--json prints the events of one run: use it with chat, run or approve/],
     ];
     for (const [argv, message] of cases) {
       let thrown: unknown;
