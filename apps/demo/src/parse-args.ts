@@ -122,6 +122,10 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     throw new UsageError('chat needs a prompt, e.g. agent-core chat "What is 15 * 3?"');
   if (values.session === '')
     throw new UsageError("--session needs a session id, or 'new' to start a session.");
+  if (values.json === true && !['chat', 'approve'].includes(command))
+    throw new UsageError(
+      '--json prints the events of one run: use it with chat, run or approve, not the REPL.',
+    );
   const chosen = [
     values.session !== undefined,
     values.continue === true,
