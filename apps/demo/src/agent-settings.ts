@@ -15,7 +15,7 @@ import {
 import type { PolicyEntry } from './config/config-file.js';
 import { describeSource } from './config/config-layers.js';
 import type { CliConfig } from './config/load-config.js';
-import { type ProviderChoice, type ResolvedProvider, resolveProvider } from './plugins/resolve-provider.js';
+import { type ResolvedProvider, resolveProvider } from './plugins/resolve-provider.js';
 import {
   type McpConnection,
   resolveOrchestrator,
@@ -111,14 +111,6 @@ function contextWindowOf(settings: AgentSettings): ContextWindowOptions {
   // The provider's own figure wins; the configured one is for models it does not know.
   if (provider.modelInfo?.(model) !== undefined) return { summarize };
   return { budgetTokens: settings.config.values.context_window ?? unboundedTokens, summarize };
-}
-
-/** Switches provider and model (`/provider`, `/model`), keeping everything else. */
-export async function withProvider(
-  settings: AgentSettings,
-  choice: ProviderChoice,
-): Promise<ResolvedProvider> {
-  return resolveProvider(settings.config, choice);
 }
 
 /**
