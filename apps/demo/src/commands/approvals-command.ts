@@ -3,6 +3,7 @@ import { pendingLines } from '../approvals/pending-lines.js';
 import { exitCodes } from '../exit-codes.js';
 import type { OutputStream, Style } from '../output/terminal-style.js';
 import { age } from './sessions-commands.js';
+import { listPageSize } from '../sessions/list-page-size.js';
 
 /**
  * `approvals`: every stored session waiting for a decision and its calls
@@ -18,7 +19,9 @@ export async function approvalsCommand(
   const waiting: SessionSummary[] = [];
   let cursor: string | undefined;
   do {
-    const page = await store.list(cursor === undefined ? { limit: 200 } : { cursor, limit: 200 });
+    const page = await store.list(
+      cursor === undefined ? { limit: listPageSize } : { cursor, limit: listPageSize },
+    );
     waiting.push(...page.sessions.filter((summary) => summary.status === 'await_user'));
     cursor = page.nextCursor;
   } while (cursor !== undefined);

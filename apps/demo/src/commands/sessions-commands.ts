@@ -11,6 +11,7 @@ import { exitCodes } from '../exit-codes.js';
 import { preview } from '../output/render-events.js';
 import type { OutputStream, Style } from '../output/terminal-style.js';
 import type { OpenedStore } from '../sessions/open-store.js';
+import { listPageSize } from '../sessions/list-page-size.js';
 
 /**
  * `sessions list`: the newest sessions (50 unless `--limit` or `--all`) from
@@ -28,7 +29,7 @@ export async function listSessions(
   do {
     const page = await opened.store.list({
       ...(cursor === undefined ? {} : { cursor }),
-      limit: Math.min(200, limit - summaries.length),
+      limit: Math.min(listPageSize, limit - summaries.length),
     });
     summaries.push(...page.sessions);
     cursor = page.nextCursor;

@@ -11,6 +11,7 @@ import {
 } from '@agent-core/core';
 import { type AgentSettings, agentOptionsOf } from '../agent-settings.js';
 import type { OpenedStore } from './open-store.js';
+import { listPageSize } from './list-page-size.js';
 
 /** Which session a command talks to. */
 export type SessionChoice =
@@ -158,7 +159,9 @@ async function openSession(
 async function latestInFolder(manager: SessionManager, cwd: string): Promise<string | undefined> {
   let cursor: string | undefined;
   do {
-    const page = await manager.list(cursor === undefined ? { limit: 200 } : { cursor, limit: 200 });
+    const page = await manager.list(
+      cursor === undefined ? { limit: listPageSize } : { cursor, limit: listPageSize },
+    );
     const found = page.sessions.find((summary) => summary.metadata.cwd === cwd);
     if (found !== undefined) return found.id;
     cursor = page.nextCursor;
