@@ -42,7 +42,13 @@ export interface AgentSettings {
   config: CliConfig;
   provider: ResolvedProvider;
   orchestrator: { name: string; orchestrator: Orchestrator };
+  /** The tools of the current session: its packs, then the MCP servers' tools. */
   tools: ToolSet;
+  /** The tools the configuration names (its packs in the working folder, then the MCP servers' tools). */
+  configTools: ToolSet;
+  /** The configuration's packs, and the MCP servers' tools alone, for sessions with packs of their own. */
+  packs: string[];
+  mcpTools: ToolSet;
   policy: { label: string; option: PolicyOption };
   /** Asks a person about a call the policy says to ask about; none pauses the run (`await_user`). */
   approve: Approver | undefined;
@@ -79,6 +85,9 @@ export async function resolveSettings(config: CliConfig, extras: SettingsExtras)
     provider,
     orchestrator: { name: values.orchestrator ?? 'agentic', orchestrator },
     tools: { tools: [...packTools.tools, ...extras.mcp.tools], sources },
+    configTools: { tools: [...packTools.tools, ...extras.mcp.tools], sources },
+    packs,
+    mcpTools: { tools: extras.mcp.tools, sources: extras.mcp.sources },
     policy: policyOf(values.policy, source('policy.profile')),
     approve: extras.approve,
     logger: extras.logger,

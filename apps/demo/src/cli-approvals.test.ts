@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Finished, makeHome, runCli } from './test-support/run-cli.js';
@@ -39,17 +39,21 @@ describe('agent-core approvals from anywhere', { timeout: 60_000 }, () => {
     const listed = await runCli(['sessions', 'list'], options);
     expect(listed.stdout).toMatch(new RegExp(`^${session}\\s+await_user\\s+.*\\(1 waiting\\)$`, 'm'));
 
-    // Without the tool in this process the call could only fail: nothing runs, and it says why.
-    const noTool = await runCli(['approve', session], options);
+    // --tools without the call's tool: the call could only fail, so nothing runs, and it says why.
+    const noTool = await runCli(['approve', session, '--tools', 'basic'], options);
     expect(noTool.code).toBe(2);
     expect(noTool.stderr).toContain(
       "the waiting call needs the tool 'shell', which this process does not have",
     );
 
-    const approved = await runCli(['approve', session, '--tools', 'shell'], options);
+    // From another folder and without --tools: the session's own packs, working where it was started.
+    const elsewhere = join(home, 'elsewhere');
+    mkdirSync(elsewhere);
+    const approved = await runCli(['approve', session], { home, cwd: elsewhere });
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain('✓ shell {"command":"echo once >> ran.txt"} → exit code 0');
     expect(ran(home)).toBe(1);
+    expect(existsSync(join(elsewhere, 'ran.txt'))).toBe(false);
 
     const twice = await runCli(['approve', session, call, '--tools', 'shell'], options);
     expect(twice.code).toBe(1);

@@ -11,6 +11,7 @@ import {
 } from '@agent-core/core';
 import { type AgentSettings, agentOptionsOf } from '../agent-settings.js';
 import type { OpenedStore } from './open-store.js';
+import { sessionMetadata, sessionTools } from './session-tools.js';
 import { listPageSize } from './list-page-size.js';
 
 /** Which session a command talks to. */
@@ -57,7 +58,11 @@ export class Conversation {
   static async open(options: ConversationOptions, choice: SessionChoice): Promise<Conversation> {
     const manager = new SessionManager({
       store: options.store.store,
-      agentOptions: () => agentOptionsOf(options.settings),
+      // Each session's agent gets the settings as they are now, with the tools the session was created with.
+      agentOptions: async ({ metadata }) => {
+        options.settings.tools = await sessionTools(options.settings, metadata);
+        return agentOptionsOf(options.settings);
+      },
       logger: options.logger,
     });
     const session = await openSession(manager, options, choice);
@@ -113,7 +118,7 @@ async function openSession(
   const { store, notify, settings } = options;
   const where = store.kind === 'file' ? ` (stored in ${store.label})` : '';
   if (choice.kind === 'new') {
-    const session = await manager.create({ metadata: { cwd: settings.config.cwd } });
+    const session = await manager.create({ metadata: sessionMetadata(settings) });
     if (store.kind === 'file' && choice.announce === true)
       notify(`agent-core: new session ${session.id}${where}; continue it with --session ${session.id}`);
     return session;
