@@ -225,4 +225,24 @@ describe('agent-core sessions', { timeout: 30_000 }, () => {
     const after = await runCli(['chat', '--data-dir', dataDir, '--session', id, 'how many messages']);
     expect(after.code).toBe(0);
   });
+
+  it('/compact compacts the history sent on the next call; the stored history keeps every message', async () => {
+    const long = 'word '.repeat(3000);
+    const id = newSessionId(await runCli(['chat', '--data-dir', dataDir, '--session', 'new', `${long} 1`]));
+    for (const index of [2, 3, 4, 5, 6])
+      await runCli(['chat', '--data-dir', dataDir, '--session', id, `${long} ${index}`]);
+    const repl = await runCli(['--data-dir', dataDir, '--session', id], {
+      stdin: '/compact\nhow many messages\n',
+    });
+    expect(repl.code).toBe(0);
+    expect(repl.stdout).toMatch(
+      /the history sent \(about \d+ tokens\) is compacted to about \d+ before the next model call/,
+    );
+    expect(repl.stdout).toMatch(/⇣ compacted the history sent: \d+ → \d+ tokens/);
+    // 12 stored messages and the prompt would be 13; the model was sent the summary and what was kept.
+    const seen = Number(/I see (\d+) messages/.exec(repl.stdout)?.[1]);
+    expect(seen).toBeLessThan(13);
+    const shown = await runCli(['sessions', 'show', id, '--data-dir', dataDir]);
+    expect(shown.stdout).toContain('status idle, 15 messages');
+  });
 });

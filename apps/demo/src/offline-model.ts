@@ -84,7 +84,9 @@ function recall(messages: readonly Message[]): string {
   const previous = earlier.at(-1);
   if (previous === undefined)
     return `I see ${messages.length} message: this is where our conversation starts.`;
-  return `I see ${messages.length} messages; before this you said: "${textOf(previous)}".`;
+  const said = textOf(previous);
+  // A long prompt is quoted by its start: the answer streams, and a page of it says nothing more.
+  return `I see ${messages.length} messages; before this you said: "${said.length > 200 ? `${said.slice(0, 197)}...` : said}".`;
 }
 
 function answerFromResults(messages: readonly Message[]): MockTurn {

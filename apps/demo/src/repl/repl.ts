@@ -62,18 +62,22 @@ export async function repl(options: ReplOptions): Promise<number> {
     running = run;
     void run.result().then(async (result) => {
       running = undefined;
-      io.errors.write(
-        `${io.errorStyle.dim(summaryLine(result, conversation.store.kind === 'file' ? conversation.session.id : undefined))}\n`,
-      );
-      io.tracer?.print(io.errors);
-      if (result.terminateReason === 'await_user') {
-        await reportPause(conversation.session, io.out, io.style);
-        say('/approve or /deny decides here; a new prompt skips those calls');
-      }
-      if (conversation.settings.compactTo !== undefined) {
-        // /compact was for one run: later runs use the usual window, which keeps the compaction.
-        conversation.settings.compactTo = undefined;
-        await conversation.reopen();
+      try {
+        io.errors.write(
+          `${io.errorStyle.dim(summaryLine(result, conversation.store.kind === 'file' ? conversation.session.id : undefined))}\n`,
+        );
+        io.tracer?.print(io.errors);
+        if (result.terminateReason === 'await_user') {
+          await reportPause(conversation.session, io.out, io.style);
+          say('/approve or /deny decides here; a new prompt skips those calls');
+        }
+        if (conversation.settings.compactTo !== undefined) {
+          // /compact was for one run: later runs use the usual window, which keeps the compaction.
+          conversation.settings.compactTo = undefined;
+          await conversation.reopen();
+        }
+      } catch (error) {
+        say(`after the run: ${(error as Error).message}`);
       }
       ask();
     });
