@@ -228,4 +228,18 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
       await server.close();
     }
   });
+
+  it('REPL commands between runs: /followup queues, /model switches and keeps the conversation, /tools lists risks and sources', async () => {
+    const { code, stdout } = await run(
+      [],
+      '/followup and then 5 + 5\n/model other-model\n/tools\n/help\nWhat is 6 + 6?\n',
+    );
+    expect(code).toBe(0);
+    expect(stdout).toContain('(queued: it goes in before your next prompt)');
+    expect(stdout).toContain('(now on mock, model other-model; the conversation goes on)');
+    expect(stdout).toMatch(/calculator\s+read\s+pack basic/);
+    expect(stdout).toContain('/followup TEXT');
+    expect(stdout).toContain('↳ follow-up: and then 5 + 5');
+    expect(stdout).toContain('6 + 6 = 12.');
+  });
 });
