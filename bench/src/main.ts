@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliStart } from './cli-start.js';
 import { allFrameworks, reactPending } from './frameworks/all-frameworks.js';
 import { median } from './measure.js';
 import { renderResults } from './report.js';
@@ -101,6 +102,11 @@ async function coldImports(samples = 9): Promise<ColdImportResult[]> {
   }));
 }
 
+async function cliStartRow() {
+  process.stderr.write('workload 5 (CLI cold start)\n');
+  return cliStart();
+}
+
 async function streamParsing(): Promise<StreamParsingResult[]> {
   process.stderr.write('workload 7 (provider stream parsing)\n');
   const out = join(tmpdir(), `agent-core-bench-${process.pid}-stream.json`);
@@ -130,6 +136,7 @@ const results: BenchResults = {
   },
   frameworks,
   coldImport: argv.includes('--skip-import') || !runs('5') ? [] : await coldImports(),
+  cliStart: argv.includes('--skip-import') || !runs('5') ? [] : await cliStartRow(),
   streamParsing: argv.includes('--skip-stream') || !runs('7') ? [] : await streamParsing(),
   ...(runs('8') ? { acpTransport: await acpTransport() } : {}),
   pending:

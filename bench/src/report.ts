@@ -182,6 +182,22 @@ export function targets(
       pass: peerImports.every((entry) => coreImport.medianMs < entry.medianMs),
     });
   }
+  const cliRows = results.cliStart ?? [];
+  const nodeStart = cliRows.find((entry) => entry.label === 'node -e 0');
+  const help = cliRows.find((entry) => entry.label === 'agent-core --help');
+  const chat = cliRows.find((entry) => entry.label.startsWith('agent-core chat (offline'));
+  if (nodeStart !== undefined && help !== undefined && chat !== undefined) {
+    out.push({
+      target: "agent-core --help within 100 ms of node's own start",
+      measured: `${number(help.medianMs)} ms vs node -e 0 ${number(nodeStart.medianMs)} ms: +${number(help.medianMs - nodeStart.medianMs)} ms`,
+      pass: help.medianMs - nodeStart.medianMs <= 100,
+    });
+    out.push({
+      target: "A one-shot chat on the offline model within 300 ms of node's own start",
+      measured: `${number(chat.medianMs)} ms: +${number(chat.medianMs - nodeStart.medianMs)} ms`,
+      pass: chat.medianMs - nodeStart.medianMs <= 300,
+    });
+  }
   if (core?.sessions !== undefined && core.bareSessions !== undefined) {
     const bareP99 = core.bareSessions.addedP99Ms;
     out.push({
@@ -316,6 +332,25 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
       ]),
     ),
   );
+
+  const cli = results.cliStart ?? [];
+  const node = cli.find((entry) => entry.label === 'node -e 0');
+  if (cli.length > 0) {
+    parts.push(
+      "The CLI's cold start: wall time from spawning `node apps/demo/dist/cli.js ...` to its exit, median of fresh processes taken round robin with `node -e 0` in the same run; the last column is the CLI's own share.\n",
+    );
+    parts.push(
+      table(
+        ['command', 'median', 'over node -e 0', 'samples'],
+        cli.map((entry) => [
+          entry.label,
+          `${number(entry.medianMs)} ms`,
+          node === undefined || entry === node ? '' : `+${number(entry.medianMs - node.medianMs)} ms`,
+          String(entry.samples),
+        ]),
+      ),
+    );
+  }
 
   const first = frameworks.find((framework) => framework.sessions !== undefined)?.sessions;
   parts.push(

@@ -27,6 +27,13 @@ export interface ColdImportResult {
   samples: number;
 }
 
+/** Workload 5, the CLI: one command's wall time from spawn to exit, in fresh processes. */
+export interface CliStartResult {
+  label: string;
+  medianMs: number;
+  samples: number;
+}
+
 /** Workload 7: one provider parsing a recorded-format SSE stream from a local server. */
 export interface StreamParsingResult {
   provider: string;
@@ -67,6 +74,8 @@ export interface BenchResults {
   machine: { cpu: string; cores: number; memoryGb: number; os: string; node: string };
   frameworks: FrameworkResult[];
   coldImport: ColdImportResult[];
+  /** Absent in results from before the CLI row. */
+  cliStart?: CliStartResult[];
   streamParsing: StreamParsingResult[];
   /** Absent in results from before workload 8 existed, or when it was not run. */
   acpTransport?: AcpTransportResult;

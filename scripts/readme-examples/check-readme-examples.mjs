@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Every README example compiles and runs, so none can rot: takes each ```ts
-// block of the root README and of every README under packages/* and apps/*,
+// block of the root README, of every README under packages/* and apps/*, and
+// of every guide in docs/,
 // writes it as a module into a temporary project whose node_modules link to
 // the built workspace packages, typechecks them all with the repository's
 // strict settings (noUncheckedIndexedAccess included), then runs each one that
@@ -28,7 +29,7 @@ import { extractExamples, importedSpecifiers, packageOf } from './extract-exampl
 const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const runTimeoutMs = 60_000;
 
-/** The READMEs to check: the root one and one per package and app, found anew on every run. */
+/** The documents to check: the root README, one per package and app, and the guides in docs/, found anew on every run. */
 function readmes() {
   const found = [join(root, 'README.md')];
   for (const group of ['packages', 'apps']) {
@@ -36,6 +37,10 @@ function readmes() {
       const readme = join(root, group, entry.name, 'README.md');
       if (entry.isDirectory() && existsSync(readme)) found.push(readme);
     }
+  }
+  const docs = join(root, 'docs');
+  if (existsSync(docs)) {
+    for (const entry of readdirSync(docs).sort()) if (entry.endsWith('.md')) found.push(join(docs, entry));
   }
   return found;
 }
@@ -82,6 +87,7 @@ function slugOf(readme) {
   return (
     relative(root, readme)
       .replace(/\/?README\.md$/, '')
+      .replace(/\.md$/, '')
       .replace(/[^a-zA-Z0-9]+/g, '-') || 'root'
   );
 }

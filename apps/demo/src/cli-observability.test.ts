@@ -75,7 +75,8 @@ describe('agent-core logs and traces', { timeout: 30_000 }, () => {
       '--trace',
       '--no-compact',
       'agent-core sessions list',
-      '/resume',
+      'agent-core approvals',
+      '/help',
     ])
       expect(stdout).toContain(flag);
   });

@@ -17,10 +17,12 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
     const { code, stdout, stderr } = await run(['chat', 'What is 15 * 3 and 10 + 5?']);
     expect(code).toBe(0);
     expect(stderr).toMatch(/running on the offline mock model/);
-    expect(stdout).toContain('⚙ calculator {"expression":"15 * 3"}');
-    expect(stdout).toContain('✓ calculator → 45');
-    expect(stdout).toContain('✓ calculator → 15');
+    // Piped: one plain line per tool call, with its input, outcome and duration.
+    expect(stdout).toMatch(/^ {2}✓ calculator \{"expression":"15 \* 3"\} → 45 · \d+ ms$/m);
+    expect(stdout).toContain('✓ calculator {"expression":"10 + 5"} → 15');
     expect(stdout.trimEnd().split('\n').at(-1)).toBe('15 * 3 = 45 and 10 + 5 = 15.');
+    // The summary line goes to stderr, so stdout is the answer alone.
+    expect(stderr).toMatch(/^2 turns · tokens \d+ in, \d+ out · \d+ ms · session [0-9a-f-]{36}$/m);
   });
 
   it.each(['react', 'plan-execute'])(
@@ -33,8 +35,8 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
         'What is 15 * 3 and 10 + 5?',
       ]);
       expect(code).toBe(0);
-      expect(stdout).toContain('✓ calculator → 45');
-      expect(stdout).toContain('✓ calculator → 15');
+      expect(stdout).toContain('→ 45');
+      expect(stdout).toContain('→ 15');
       expect(stdout.trimEnd().split('\n').at(-1)).toBe('15 * 3 = 45 and 10 + 5 = 15.');
     },
   );
@@ -72,9 +74,9 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
         'llama3',
         'What is 6*7?',
       ]);
-      expect(stderr).toBe('');
+      expect(stderr).not.toMatch(/offline|agent-core:/);
       expect(code).toBe(0);
-      expect(stdout).toContain('✓ calculator → 42');
+      expect(stdout).toContain('✓ calculator {"expression":"6*7"} → 42');
       expect(stdout.trimEnd().split('\n').at(-1)).toBe('The answer is 42');
       expect(server.requests).toHaveLength(2);
     } finally {
@@ -88,16 +90,17 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
     expect(stdout).toMatch(/set the ANTHROPIC_API_KEY environment variable/);
   });
 
-  it('--mcp adds the tools of an MCP server; execute tools need approval', async () => {
+  it('--mcp adds the tools of an MCP server; with no one to ask, a call that needs approval pauses the run', async () => {
     const server = `node ${fileURLToPath(new URL('./test-support/echo-mcp-server.mjs', import.meta.url))}`;
     const prompt = 'call mcp__echo {"text":"hello"}';
     const allowed = await run(['chat', '--mcp', server, '--yes', prompt]);
     expect(allowed.code).toBe(0);
-    expect(allowed.stdout).toContain('✓ mcp__echo → echo: hello');
-    const refused = await run(['chat', '--mcp', server, prompt]);
-    expect(refused.stdout).toMatch(
-      /✗ mcp__echo → Tool call 'mcp__echo' was blocked: execute tools need approval/,
-    );
+    expect(allowed.stdout).toContain('✓ mcp__echo {"text":"hello"} → echo: hello');
+    const paused = await run(['chat', '--mcp', server, prompt]);
+    expect(paused.code).toBe(3);
+    expect(paused.stdout).toMatch(/\[await_user\] session \S+ waits for approval of 1 tool call/);
+    expect(paused.stdout).toMatch(/mcp__echo {2}risk execute {2}\{"text":"hello"\}/);
+    expect(paused.stdout).not.toContain('echo: hello');
   });
 
   it('--tools fs,shell work in the current folder; writing needs approval', async () => {
@@ -116,11 +119,11 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
         workspace,
       );
       expect(read.code).toBe(0);
-      expect(read.stdout).toContain('✓ read_file → 1 hello world');
-      expect(read.stdout).toMatch(/✓ shell → exit code 0 <stdout> note\.txt/);
+      expect(read.stdout).toContain('✓ read_file {"path":"note.txt"} → 1 hello world');
+      expect(read.stdout).toMatch(/✓ shell \{"command":"ls"\} → exit code 0 <stdout> note\.txt/);
       const edit = 'call edit_file {"path":"note.txt","old_string":"hello","new_string":"goodbye"}';
-      const refused = await run(['chat', '--tools', 'fs', edit], '', workspace);
-      expect(refused.stdout).toMatch(/✗ edit_file → Tool call 'edit_file' was blocked/);
+      const paused = await run(['chat', '--tools', 'fs', edit], '', workspace);
+      expect(paused.code).toBe(3);
       expect(readFileSync(join(workspace, 'note.txt'), 'utf8')).toBe('hello world\n');
       const allowed = await run(['chat', '--tools', 'fs', '--yes', edit], '', workspace);
       expect(allowed.code).toBe(0);
@@ -144,7 +147,7 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
     const orchestrator = await run(['chat', '--orchestrator', 'nope', 'hi']);
     expect(orchestrator.code).toBe(2);
     expect(orchestrator.stderr).toMatch(
-      /Unknown orchestrator 'nope' \(--orchestrator\)\. The demo can load: agentic, plan-execute, react\./,
+      /Unknown orchestrator 'nope' \(flag --orchestrator\)\. The CLI can load: agentic, plan-execute, react\./,
     );
   });
 
@@ -152,15 +155,15 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
     const provider = await run(['chat', '--provider', 'nope', 'hi']);
     expect(provider.code).toBe(2);
     expect(provider.stderr).toContain(
-      "Unknown provider 'nope' (--provider). The demo can load: anthropic, mock, openai.",
+      "Unknown provider 'nope' (flag --provider). The CLI can load: anthropic, mock, openai.",
     );
     const orchestrator = await run(['chat', '-o', 'nope', 'hi']);
     expect(orchestrator.code).toBe(2);
-    expect(orchestrator.stderr).toContain('The demo can load: agentic, plan-execute, react.');
+    expect(orchestrator.stderr).toContain('The CLI can load: agentic, plan-execute, react.');
     const tools = await run(['chat', '-t', 'basic,nope', 'hi']);
     expect(tools.code).toBe(2);
     expect(tools.stderr).toContain(
-      "Unknown tool pack 'nope' (--tools). The demo can load: basic, fs, shell.",
+      "Unknown tool pack 'nope' (flag --tools). The CLI can load: basic, fs, shell.",
     );
     const mcp = await run(['chat', '-t', 'mcp', 'hi']);
     expect(mcp.code).toBe(2);
@@ -182,10 +185,12 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
     expect(stderr).not.toMatch(/ERR_USE_AFTER_CLOSE|Error/);
     expect(code).toBe(0);
     expect(stdout).toContain('(/reset was not sent to the model; it works between runs.');
-    expect(stdout).toContain('(unknown command /frobnicate, not sent to the model. Commands: /reset, /exit)');
+    expect(stdout).toContain(
+      '(unknown command /frobnicate, not sent to the model; /help lists the commands)',
+    );
     expect(stdout).not.toContain('steering the current run');
     // The run went on undisturbed: no steering skipped its tool call or changed its answer.
-    expect(stdout).toContain('✓ calculator → 42');
+    expect(stdout).toContain('✓ calculator {"expression":"6 * 7"} → 42');
     expect(stdout).toContain('6 * 7 = 42.');
   });
 
@@ -222,5 +227,19 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('REPL commands between runs: /followup queues, /model switches and keeps the conversation, /tools lists risks and sources', async () => {
+    const { code, stdout } = await run(
+      [],
+      '/followup and then 5 + 5\n/model other-model\n/tools\n/help\nWhat is 6 + 6?\n',
+    );
+    expect(code).toBe(0);
+    expect(stdout).toContain('(queued: it goes in before your next prompt)');
+    expect(stdout).toContain('(now on mock, model other-model; the conversation goes on)');
+    expect(stdout).toMatch(/calculator\s+read\s+pack basic/);
+    expect(stdout).toContain('/followup TEXT');
+    expect(stdout).toContain('↳ follow-up: and then 5 + 5');
+    expect(stdout).toContain('6 + 6 = 12.');
   });
 });

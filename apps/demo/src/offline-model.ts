@@ -19,6 +19,15 @@ function respond(request: ModelRequest): MockTurn {
   const protocol = respondInProtocol(request, prompt);
   if (protocol !== undefined) return protocol;
   if (/\bhow many messages\b/i.test(prompt)) return { text: recall(request.messages) };
+  if (/\bsummar/i.test(request.system ?? '') && (request.tools ?? []).length === 0)
+    return {
+      text: `Summary: the user and the assistant exchanged ${request.messages.length} messages of arithmetic and tool calls.`,
+    };
+  if (/\bmarkdown\b/i.test(prompt)) return { text: markdownSample };
+  if (/\bsystem prompt\b/i.test(prompt)) return { text: `My system prompt:\n${request.system ?? '(none)'}` };
+  const thinking = /\bthink\b/i.test(prompt)
+    ? { thinking: 'The user wants me to think first. Arithmetic goes to the calculator.' }
+    : {};
   const tools = new Set((request.tools ?? []).map((tool) => tool.name));
   const toolCalls: NonNullable<MockTurn['toolCalls']> = [];
   // "call <tool> {json}" runs any tool by name, so every tool pack can be tried offline.
@@ -29,7 +38,7 @@ function respond(request: ModelRequest): MockTurn {
     if (!tools.has(name)) continue;
     toolCalls.push({ name, input: parseInput(match[2]) });
   }
-  if (toolCalls.length > 0) return { toolCalls };
+  if (toolCalls.length > 0) return { ...thinking, toolCalls };
   if (tools.has('calculator')) {
     for (const match of prompt.matchAll(expressionPattern)) {
       toolCalls.push({ name: 'calculator', input: { expression: match[0].trim() } });
@@ -37,14 +46,34 @@ function respond(request: ModelRequest): MockTurn {
   }
   if (tools.has('clock') && /\b(time|date|today|clock)\b/i.test(prompt))
     toolCalls.push({ name: 'clock', input: {} });
-  if (toolCalls.length > 0) return { toolCalls };
+  if (toolCalls.length > 0) return { ...thinking, toolCalls };
   return {
+    ...thinking,
     text:
       'I am the offline mock model, so I only know a few tricks: ask me to compute something like ' +
-      '"What is 15 * 3 and 10 + 5?", what time it is, "how many messages" I was sent, or to "call <tool> {json input}". ' +
+      '"What is 15 * 3 and 10 + 5?", what time it is, "how many messages" I was sent, to "call <tool> {json input}", ' +
+      'or to show some markdown. ' +
       'Set ANTHROPIC_API_KEY or OPENAI_API_KEY for a real model.',
   };
 }
+
+/** What the offline model answers when asked for markdown: a heading, a list, code and a table, to show the rendering. */
+const markdownSample = [
+  '# Markdown from the offline model',
+  '',
+  'Some **bold** text, some *emphasis* and `inline code`.',
+  '',
+  '- first item',
+  '- second item',
+  '',
+  '```ts',
+  'const answer = 6 * 7; // 42',
+  '```',
+  '',
+  '| tool | risk |',
+  '| --- | --- |',
+  '| calculator | read |',
+].join('\n');
 
 /**
  * What the model was sent: the number of messages and the user's previous
@@ -55,7 +84,9 @@ function recall(messages: readonly Message[]): string {
   const previous = earlier.at(-1);
   if (previous === undefined)
     return `I see ${messages.length} message: this is where our conversation starts.`;
-  return `I see ${messages.length} messages; before this you said: "${textOf(previous)}".`;
+  const said = textOf(previous);
+  // A long prompt is quoted by its start: the answer streams, and a page of it says nothing more.
+  return `I see ${messages.length} messages; before this you said: "${said.length > 200 ? `${said.slice(0, 197)}...` : said}".`;
 }
 
 function answerFromResults(messages: readonly Message[]): MockTurn {

@@ -1,39 +1,77 @@
 import { parseArgs } from 'node:util';
+import type { ConfigFlags } from './config/load-config.js';
+
+/** The commands of `agent-core`. */
+export type Command =
+  | 'chat'
+  | 'repl'
+  | 'sessions-list'
+  | 'sessions-show'
+  | 'sessions-rm'
+  | 'sessions-repair'
+  | 'config-init'
+  | 'config-show'
+  | 'config-validate'
+  | 'approvals'
+  | 'approve'
+  | 'acp'
+  | 'help'
+  | 'version';
 
 /** What the command line asked for. */
 export interface CliArguments {
-  command: 'chat' | 'repl' | 'sessions-list' | 'acp' | 'help' | 'version';
+  command: Command;
   prompt: string;
-  provider: string | undefined;
-  model: string | undefined;
-  baseUrl: string | undefined;
-  /** The name messages give the provider; defaults to the host of `baseUrl`. */
-  providerName: string | undefined;
-  orchestrator: string;
-  tools: string[];
-  /** MCP server commands, e.g. 'npx -y @modelcontextprotocol/server-everything'. */
-  mcp: string[];
-  /** Allow write and execute tools without asking. */
+  /** Flags that override the configuration files and the environment. */
+  flags: ConfigFlags;
+  /** Allow every tool call the policy would ask about. */
   yes: boolean;
+  /** Never ask anything: a call that needs approval pauses the run (exit code 3). */
+  noInput: boolean;
   json: boolean;
-  /** A stored session's id to resume, `'new'` to start one, or undefined to keep nothing. */
+  /** `--session`: a stored session's id, or `'new'`. */
   session: string | undefined;
-  /** Where sessions are kept (`<dataDir>/sessions`); undefined for the default. */
-  dataDir: string | undefined;
-  /** Log records of the run to stderr from this level on; undefined logs nothing. */
-  logLevel: LogLevel | undefined;
-  /** Print the run's span tree when it ends. */
+  /** `--continue`: the latest session started in this folder. */
+  continue: boolean;
+  /** `--no-session`: keep the conversation in this process only. */
+  noSession: boolean;
   trace: boolean;
-  /** Run without a context window, even when the model's is known. */
   noCompact: boolean;
+  hideThinking: boolean;
+  /** Print stack traces of unexpected errors. */
+  debug: boolean;
+  /** `sessions show|rm|repair ID`, `approve ID`. */
+  target: string | undefined;
+  /** `approve SESSION CALL...`: the calls to decide (all waiting calls when empty). */
+  calls: string[];
+  deny: boolean;
+  reason: string | undefined;
+  /** `config init --force` overwrites; `--project` writes `.agent-core/config.toml` here. */
+  force: boolean;
+  project: boolean;
+  /** `sessions list --limit N` (default 50), `--all`. */
+  limit: number | undefined;
 }
 
-/** The levels `--log-level` takes. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-const logLevels: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+/**
+ * A command line that cannot be understood (exit code 2); the message says
+ * how to fix it. It carries core's error marker, so `AgentError.isInstance`
+ * knows it, without `--help` paying for importing core.
+ */
+export class UsageError extends Error {
+  readonly code = 'usage';
 
-/** Thrown for a command line that cannot be understood; the message says how to fix it. */
-export class UsageError extends Error {}
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+    Object.defineProperty(this, Symbol.for('agent-core.error'), { value: true });
+  }
+}
+
+const subcommands: Record<string, readonly string[]> = {
+  sessions: ['list', 'show', 'rm', 'repair'],
+  config: ['init', 'show', 'validate'],
+};
 
 /** Parses `argv` (without node and the script). */
 export function parseCliArguments(argv: readonly string[]): CliArguments {
@@ -45,49 +83,122 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   }
   const { values, positionals } = parsed;
   const [first, ...rest] = positionals;
-  let command: CliArguments['command'];
+  let command: Command;
+  let target: string | undefined;
+  let calls: string[] = [];
   if (values.help === true || first === 'help') command = 'help';
   else if (values.version === true) command = 'version';
   else if (first === undefined) command = 'repl';
-  else if (first === 'chat') command = 'chat';
-  else if (first === 'acp' && rest.length === 0) command = 'acp';
-  else if (first === 'sessions') {
-    if (rest[0] !== 'list' || rest.length > 1)
-      throw new UsageError(`Unknown sessions command '${rest.join(' ')}'. Use: agent-core sessions list`);
-    command = 'sessions-list';
-  } else
+  else if (first === 'chat' || first === 'run') command = 'chat';
+  else if (first === 'approvals') command = 'approvals';
+  else if (first === 'acp') {
+    command = 'acp';
+    if (rest.length > 0) throw new UsageError(`acp takes no arguments; got ${rest.join(' ')}. Its settings come from the options and the config.`);
+  }
+  else if (first === 'approve') {
+    command = 'approve';
+    [target, ...calls] = rest;
+    if (target === undefined)
+      throw new UsageError(
+        'approve needs a session id: agent-core approve SESSION [CALL...] [--deny] [--reason TEXT]',
+      );
+  } else if (first === 'sessions' || first === 'config') {
+    const sub = rest[0] ?? (first === 'sessions' ? 'list' : undefined);
+    if (sub === undefined || !subcommands[first]?.includes(sub))
+      throw new UsageError(
+        `Unknown ${first} command '${rest.join(' ')}'. Use: agent-core ${first} ${subcommands[first]?.join(' | ')}`,
+      );
+    command = `${first}-${sub}` as Command;
+    target = rest[1];
+    const needsId = command === 'sessions-show' || command === 'sessions-rm' || command === 'sessions-repair';
+    if (needsId && target === undefined)
+      throw new UsageError(`${first} ${sub} needs a session id: agent-core ${first} ${sub} ID`);
+    if (rest.length > (needsId ? 2 : 1))
+      throw new UsageError(
+        `Too many arguments for '${first} ${sub}': ${rest.slice(needsId ? 2 : 1).join(' ')}`,
+      );
+  } else {
     throw new UsageError(
-      `Unknown command '${first}'. Commands: chat "<prompt>", sessions list, acp, or no command for the REPL.`,
+      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, config, acp; no command opens the REPL. Run 'agent-core --help'.`,
     );
+  }
   const prompt = command === 'chat' ? rest.join(' ').trim() : '';
   if (command === 'chat' && prompt === '')
     throw new UsageError('chat needs a prompt, e.g. agent-core chat "What is 15 * 3?"');
-  const logLevel = values['log-level'];
-  if (logLevel !== undefined && !logLevels.includes(logLevel as LogLevel))
-    throw new UsageError(`--log-level takes ${logLevels.join(', ')}; got '${logLevel}'.`);
   if (values.session === '')
     throw new UsageError("--session needs a session id, or 'new' to start a session.");
+  if (values.json === true && !['chat', 'approve'].includes(command))
+    throw new UsageError(
+      '--json prints the events of one run: use it with chat, run or approve, not the REPL.',
+    );
+  const chosen = [
+    values.session !== undefined,
+    values.continue === true,
+    values['no-session'] === true,
+  ].filter(Boolean);
+  if (chosen.length > 1) throw new UsageError('Choose one of --session, --continue and --no-session.');
   return {
     command,
     prompt,
-    provider: values.provider,
-    model: values.model,
-    baseUrl: values['base-url'],
-    providerName: values['provider-name'],
-    orchestrator: values.orchestrator ?? 'agentic',
-    tools: (values.tools ?? 'basic')
-      .split(',')
-      .map((name) => name.trim())
-      .filter(Boolean),
-    mcp: values.mcp ?? [],
+    flags: flagsOf(values),
     yes: values.yes === true,
+    noInput: values['no-input'] === true,
     json: values.json === true,
     session: values.session,
-    dataDir: values['data-dir'],
-    logLevel: logLevel as LogLevel | undefined,
+    continue: values.continue === true,
+    noSession: values['no-session'] === true,
     trace: values.trace === true,
     noCompact: values['no-compact'] === true,
+    hideThinking: values['hide-thinking'] === true,
+    debug: values.debug === true,
+    target,
+    calls,
+    deny: values.deny === true,
+    reason: values.reason,
+    force: values.force === true,
+    project: values.project === true,
+    limit: values.all === true ? Number.POSITIVE_INFINITY : limitOf(values.limit),
   };
+}
+
+function flagsOf(values: ReturnType<typeof parse>['values']): ConfigFlags {
+  const flags: ConfigFlags = {};
+  const contextWindow = values['context-window'];
+  if (contextWindow !== undefined && !/^\d+$/.test(contextWindow))
+    throw new UsageError(`--context-window takes a number of tokens; got '${contextWindow}'.`);
+  const logLevel = values['log-level'];
+  if (logLevel !== undefined && !['debug', 'info', 'warn', 'error'].includes(logLevel))
+    throw new UsageError(`--log-level takes debug, info, warn, error; got '${logLevel}'.`);
+  const entries: [keyof ConfigFlags, unknown][] = [
+    ['provider', values.provider],
+    ['model', values.model],
+    ['baseUrl', values['base-url']],
+    ['providerName', values['provider-name']],
+    ['orchestrator', values.orchestrator],
+    [
+      'tools',
+      values.tools
+        ?.split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    ],
+    ['mcp', values.mcp],
+    ['policy', values.policy],
+    ['contextWindow', contextWindow === undefined ? undefined : Number(contextWindow)],
+    ['store', values.store],
+    ['dataDir', values['data-dir']],
+    ['logLevel', logLevel],
+  ];
+  for (const [key, value] of entries)
+    if (value !== undefined) (flags as Record<string, unknown>)[key] = value;
+  return flags;
+}
+
+function limitOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) === 0)
+    throw new UsageError(`--limit takes a positive number; got '${text}'.`);
+  return Number(text);
 }
 
 // Node's own text for an unknown option ends in an unbalanced quote
@@ -112,52 +223,29 @@ function parse(argv: readonly string[]) {
       orchestrator: { type: 'string', short: 'o' },
       tools: { type: 'string', short: 't' },
       mcp: { type: 'string', multiple: true },
+      policy: { type: 'string' },
+      'context-window': { type: 'string' },
+      store: { type: 'string' },
+      'data-dir': { type: 'string' },
       yes: { type: 'boolean', short: 'y' },
+      'no-input': { type: 'boolean' },
       json: { type: 'boolean' },
       session: { type: 'string', short: 's' },
-      'data-dir': { type: 'string' },
+      continue: { type: 'boolean', short: 'c' },
+      'no-session': { type: 'boolean' },
       'log-level': { type: 'string' },
       trace: { type: 'boolean' },
       'no-compact': { type: 'boolean' },
+      'hide-thinking': { type: 'boolean' },
+      debug: { type: 'boolean' },
+      deny: { type: 'boolean' },
+      reason: { type: 'string' },
+      force: { type: 'boolean' },
+      project: { type: 'boolean' },
+      limit: { type: 'string' },
+      all: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
   });
 }
-
-/** The `--help` text. */
-export const usage = `agent-core: chat with an agent that uses tools.
-
-Usage:
-  agent-core chat "<prompt>" [options]   answer one prompt, streaming the reply
-  agent-core [options]                   interactive session; a line typed during a run steers it,
-                                         except commands (/reset, /resume, /exit), which never reach the model
-  agent-core sessions list [--data-dir <dir>]
-                                         stored sessions, newest first: id, updated, status, messages, title
-  agent-core acp [options]               serve the agent to an editor (Zed, JetBrains, Neovim) over the
-                                         Agent Client Protocol on stdin/stdout; sessions under --data-dir
-
-Options:
-  -p, --provider <name>       mock (offline), anthropic or openai
-  -m, --model <name>          model name for the provider
-      --base-url <url>        an OpenAI-compatible server (Ollama, vLLM, llama.cpp, OpenRouter)
-      --provider-name <name>  what messages call that server (default: the host of --base-url)
-  -o, --orchestrator <name>   agentic (default), react or plan-execute
-  -t, --tools <packs>         comma-separated tool packs: basic (default), fs, shell
-      --mcp '<command args>'  add the tools of an MCP server started with this command (repeatable)
-  -y, --yes                   run write and execute tools without asking first
-      --json                  print every event as one JSON line (NDJSON)
-  -s, --session <id|new>      keep the conversation in a stored session: 'new' starts one and prints
-                              its id; an id resumes that session (an id never stored is an error)
-      --data-dir <dir>        where sessions are stored (<dir>/sessions); default $AGENT_CORE_DATA_DIR,
-                              else $XDG_DATA_HOME/agent-core, else ~/.local/share/agent-core
-      --log-level <level>     log the run as JSON lines on stderr: debug, info, warn or error
-      --trace                 print the run's OpenTelemetry span tree with durations on stderr when it ends
-      --no-compact            no context window: never compact the history sent to the model
-  -h, --help                  show this help
-  -v, --version               print the version
-
-With no API key in the environment it runs on the offline mock model and says so.
-Exit codes: 0 the run completed with an answer; 1 it ended otherwise, or the model returned no
-text; 2 bad usage or configuration.
-`;

@@ -1,7 +1,7 @@
 import type { Agent } from '@agent-core/core';
 import { instrument, spanTreeCollector } from '@agent-core/otel';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import type { Output } from './render-events.js';
+import type { OutputStream as Output } from './output/terminal-style.js';
 
 /** What `--trace` attaches: call `print` when a run has ended. */
 export interface RunTracer {

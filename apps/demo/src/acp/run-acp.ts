@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { type AcpAuthOptions, serveAcp } from '@agent-core/acp';
-import { type Logger, stderrLogger } from '@agent-core/core';
-import { FileSessionStore } from '@agent-core/store-file';
-import { sessionsDirectory } from '../data-dir.js';
-import type { CliArguments } from '../parse-args.js';
-import { resolveOrchestrator, resolveProvider } from '../resolve-plugins.js';
+import { type Logger, type PolicyProfileName, policyProfileNames } from '@agent-core/core';
+import type { CliConfig } from '../config/load-config.js';
+import { resolveProvider } from '../plugins/resolve-provider.js';
+import { resolveOrchestrator } from '../plugins/resolve-tools.js';
+import { openStore } from '../sessions/open-store.js';
 import { sessionTools } from './session-tools.js';
 
 const systemPrompt =
@@ -16,31 +16,33 @@ const orchestrators = ['agentic', 'react', 'plan-execute'];
 const keyVariables: Record<string, string> = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' };
 
 /**
- * `agent-core acp`: serves the demo's agent to an editor over the Agent Client
- * Protocol on stdin and stdout until the editor closes stdin. Sessions are
- * stored under the data dir; every log line goes to stderr.
+ * `agent-core acp`: serves the CLI's agent to an editor over the Agent Client
+ * Protocol on stdin and stdout until the editor closes stdin, with the
+ * configuration every command reads (provider, model, orchestrator, policy
+ * profile, store). Every log line goes to stderr.
  */
-export async function runAcp(args: CliArguments): Promise<number> {
-  const logger: Logger = stderrLogger(args.logLevel ?? 'warn');
+export async function runAcp(config: CliConfig, logger: Logger): Promise<number> {
   const warn = (message: string) => process.stderr.write(`agent-core: ${message}\n`);
-  const resolved = await resolveProvider(
-    args.provider,
-    args.model,
-    args.baseUrl,
-    process.env,
-    args.providerName,
-  );
+  const resolved = await resolveProvider(config);
   if (resolved.notice !== undefined) warn(resolved.notice);
-  for (const name of orchestrators) await resolveOrchestrator(name);
-  const keyVariable = args.baseUrl === undefined ? keyVariables[resolved.name] : undefined;
+  const chosen = config.values.orchestrator ?? 'agentic';
+  for (const name of new Set([chosen, ...orchestrators])) await resolveOrchestrator(name);
+  // Only a provider on its vendor's own endpoint needs the vendor's key from the environment.
+  const keyVariable =
+    config.values.providers?.[resolved.name]?.base_url === undefined ? keyVariables[resolved.type] : undefined;
   const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     version: string;
   };
+  const store = await openStore(config.store, logger);
+  const profile = config.values.policy?.profile;
   const server = serveAcp({
-    store: new FileSessionStore({ root: sessionsDirectory(args.dataDir, process.env), logger }),
-    agentInfo: { name: 'agent-core', title: 'agent-core demo', version: manifest.version },
+    store: store.store,
+    agentInfo: { name: 'agent-core', title: 'agent-core', version: manifest.version },
     models: [{ id: resolved.model, name: `${resolved.name} ${resolved.model}`, model: resolved.model }],
-    orchestrators: [args.orchestrator, ...orchestrators.filter((name) => name !== args.orchestrator)],
+    orchestrators: [chosen, ...orchestrators.filter((name) => name !== chosen)],
+    ...(profile !== undefined && (policyProfileNames as readonly string[]).includes(profile)
+      ? { defaultPolicy: profile as PolicyProfileName }
+      : {}),
     logger,
     ...(keyVariable === undefined ? {} : { auth: keyAuth(keyVariable) }),
     createAgent: async (context) => {

@@ -10,6 +10,7 @@ const add = defineTool({
   parameters: z.object({ a: z.number(), b: z.number() }),
   execute: ({ a, b }) => String(a + b),
 });
+// A scripted model; anthropic() or openai() from their packages talk to a real one.
 const provider = mock({
   turns: [{ toolCalls: [{ name: 'add', input: { a: 15, b: 30 } }] }, { text: 'It is 45.' }],
 });
@@ -18,13 +19,6 @@ const agent = new Agent({ provider, model: 'mock', tools: [add] });
 const run = agent.prompt('What is 15 + 30?');
 for await (const event of run) {
   if (event.type === 'text_delta') process.stdout.write(event.delta);
-  if (event.type === 'tool_call_end') {
-    // A result is a string, or content blocks (text and images).
-    const shown =
-      typeof event.result === 'string'
-        ? event.result
-        : event.result.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('');
-    console.log(`\n${event.toolCall.name} → ${shown}`);
-  }
+  if (event.type === 'tool_call_end') console.log(`\n${event.toolCall.name} → ${String(event.result)}`);
 }
 console.log('\n', (await run.result()).terminateReason); // completed

@@ -1,0 +1,159 @@
+import { join } from 'node:path';
+import { type AgentEvent, type Logger, stderrLogger } from '@agent-core/core';
+import { type SettingsExtras, resolveSettings } from './agent-settings.js';
+import { allowEverything, inlineApprover } from './approvals/inline-approver.js';
+import { approveCommand } from './commands/approve-command.js';
+import { approvalsCommand } from './commands/approvals-command.js';
+import { chatCommand } from './commands/chat-command.js';
+import { configInit, configShow, configValidate } from './commands/config-commands.js';
+import type { RunIo } from './commands/run-io.js';
+import { listSessions, removeSession, repairSession, showSession } from './commands/sessions-commands.js';
+import { type CliConfig, loadConfig } from './config/load-config.js';
+import { maskSecrets } from './config/mask-secrets.js';
+import { stateDirectory } from './config/xdg-paths.js';
+import { EventRenderer } from './output/render-events.js';
+import { isRich, styleFor } from './output/terminal-style.js';
+import type { CliArguments } from './parse-args.js';
+import { connectMcp } from './plugins/resolve-tools.js';
+import { InputHistory } from './repl/input-history.js';
+import { Terminal } from './repl/terminal.js';
+import { Conversation, type SessionChoice } from './sessions/conversation.js';
+import { openStore } from './sessions/open-store.js';
+
+/**
+ * Runs every command but `--help` and `--version`: reads the configuration
+ * (`loadConfig`, the one place every command gets its settings from), then
+ * does what the command asks. Errors leave with the configuration's secrets masked.
+ */
+export async function main(args: CliArguments): Promise<number> {
+  const env = process.env;
+  const cwd = process.cwd();
+  // These two read the files themselves, so a broken file never stops them.
+  if (args.command === 'config-init') return configInit(args, env, cwd, process.stdout);
+  if (args.command === 'config-validate') return configValidate(env, cwd, process.stdout, process.stderr);
+  const config = await loadConfig({ flags: args.flags, env, cwd });
+  try {
+    return await run(args, config);
+  } catch (error) {
+    throw masked(error, config.secrets);
+  }
+}
+
+async function run(args: CliArguments, config: CliConfig): Promise<number> {
+  const out = process.stdout;
+  const level = config.values.log_level;
+  // The run's records only with a log level; the store's warnings (a corrupt file) always.
+  const runLogger = level === undefined ? undefined : maskingLogger(stderrLogger(level), config.secrets);
+  const storeLogger = runLogger ?? maskingLogger(stderrLogger('warn'), config.secrets);
+  if (args.command === 'config-show') return configShow(config, out);
+  // stdout carries only the protocol: the server logs to stderr, at warn unless a level is set.
+  if (args.command === 'acp') return (await import('./acp/run-acp.js')).runAcp(config, storeLogger);
+  const store = await openStore(args.noSession ? 'memory:' : config.store, storeLogger);
+  const style = styleFor(out, process.env);
+  switch (args.command) {
+    case 'sessions-list':
+      return listSessions(store, args.limit ?? 50, out);
+    case 'sessions-show': {
+      const rich = isRich(out, process.env);
+      const { renderMarkdown } = rich ? await import('./output/markdown.js') : { renderMarkdown: undefined };
+      return showSession(
+        store.store,
+        args.target as string,
+        out,
+        style,
+        (text) => renderMarkdown?.(text, style) ?? text,
+      );
+    }
+    case 'sessions-rm':
+      return removeSession(store.store, args.target as string, out);
+    case 'sessions-repair':
+      return repairSession(store.store, args.target as string, out);
+    case 'approvals':
+      return approvalsCommand(store.store, out, style);
+  }
+  const rich = !args.json && isRich(out, process.env);
+  const renderer = args.json
+    ? undefined
+    : await EventRenderer.create({ out, rich, showThinking: !args.hideThinking });
+  const terminal = new Terminal();
+  const canAsk = !args.noInput && process.stdin.isTTY === true;
+  const approve = args.yes
+    ? allowEverything
+    : canAsk
+      ? inlineApprover(async (question, signal) => {
+          renderer?.pause();
+          const answer = await terminal.ask(question, signal);
+          renderer?.resume();
+          return answer;
+        }, renderer?.style ?? style)
+      : undefined;
+  const mcp = await connectMcp(config.values.mcp_servers ?? {});
+  for (const failure of mcp.failures)
+    process.stderr.write(`agent-core: ${maskSecrets(failure, config.secrets)}\n`);
+  try {
+    const extras: SettingsExtras = { approve, logger: runLogger, compact: !args.noCompact, mcp };
+    const settings = await resolveSettings(config, extras);
+    if (settings.provider.notice !== undefined) process.stderr.write(`${settings.provider.notice}\n`);
+    const listener = args.json
+      ? (event: AgentEvent) => out.write(`${maskSecrets(JSON.stringify(event), config.secrets)}\n`)
+      : (renderer as EventRenderer).listener;
+    const conversation = await Conversation.open(
+      { store, settings, listener, logger: storeLogger, notify: (line) => process.stderr.write(`${line}\n`) },
+      sessionChoice(args),
+    );
+    const errorStyle = styleFor(process.stderr, process.env);
+    const tracer = args.trace ? (await import('./trace-runs.js')).traceRuns(conversation.agent) : undefined;
+    const io: RunIo = {
+      out,
+      errors: process.stderr,
+      style: renderer?.style ?? styleFor(out, { NO_COLOR: '1' }),
+      errorStyle,
+      json: args.json,
+      renderer,
+      tracer,
+    };
+    if (args.command === 'chat') return await chatCommand(conversation, args.prompt, io);
+    if (args.command === 'approve') {
+      return await approveCommand(
+        conversation,
+        { calls: args.calls, deny: args.deny, reason: args.reason },
+        io,
+      );
+    }
+    const { repl } = await import('./repl/repl.js');
+    const history = new InputHistory(join(stateDirectory(process.env), 'history'));
+    return await repl({ conversation, terminal, history, io });
+  } finally {
+    await mcp.close();
+  }
+}
+
+function sessionChoice(args: CliArguments): SessionChoice {
+  if (args.command === 'approve') return { kind: 'id', id: args.target as string };
+  if (args.continue) return { kind: 'continue' };
+  if (args.session !== undefined && args.session !== 'new') return { kind: 'id', id: args.session };
+  // An explicit --session new prints the id at once; otherwise the summary line carries it.
+  return { kind: 'new', announce: args.session === 'new' };
+}
+
+/** A logger whose records never carry the configuration's secrets. */
+function maskingLogger(logger: Logger, secrets: readonly string[]): Logger {
+  if (secrets.length === 0) return logger;
+  const wrap =
+    (level: keyof Logger) =>
+    (message: string, fields?: Record<string, unknown>): void =>
+      logger[level](
+        maskSecrets(message, secrets),
+        fields === undefined ? undefined : maskSecrets(fields, secrets),
+      );
+  return { debug: wrap('debug'), info: wrap('info'), warn: wrap('warn'), error: wrap('error') };
+}
+
+/** The same error with the secrets masked out of its message (its code and class kept). */
+function masked(error: unknown, secrets: readonly string[]): unknown {
+  if (!(error instanceof Error) || secrets.length === 0) return error;
+  const text = maskSecrets(error.message, secrets);
+  if (text !== error.message) error.message = text;
+  if (error.stack !== undefined) error.stack = maskSecrets(error.stack, secrets);
+  return error;
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliArguments, UsageError } from './parse-args.js';
+
+describe('parseCliArguments', () => {
+  it('reads commands, their targets and the flags that override the configuration', () => {
+    expect(parseCliArguments(['run', '--no-input', '-t', 'fs, shell', 'clean', 'up'])).toMatchObject({
+      command: 'chat',
+      prompt: 'clean up',
+      noInput: true,
+      flags: { tools: ['fs', 'shell'] },
+    });
+    expect(
+      parseCliArguments(['approve', 'abc', 'call_1', 'call_2', '--deny', '--reason', 'no']),
+    ).toMatchObject({
+      command: 'approve',
+      target: 'abc',
+      calls: ['call_1', 'call_2'],
+      deny: true,
+      reason: 'no',
+    });
+    expect(parseCliArguments(['sessions'])).toMatchObject({ command: 'sessions-list' });
+    expect(parseCliArguments(['sessions', 'list', '--all']).limit).toBe(Number.POSITIVE_INFINITY);
+    expect(parseCliArguments(['config', 'init', '--project'])).toMatchObject({
+      command: 'config-init',
+      project: true,
+    });
+    expect(parseCliArguments(['--data-dir', '/d', '--context-window', '8000']).flags).toEqual({
+      dataDir: '/d',
+      contextWindow: 8000,
+    });
+  });
+
+  it('refuses what it cannot use with a message that says what to do, marked as an agent-core error', () => {
+    const cases: [string[], RegExp][] = [
+      [['approve'], /approve needs a session id/],
+      [['sessions', 'show'], /sessions show needs a session id/],
+      [['config', 'edit'], /Use: agent-core config init \| show \| validate/],
+      [['chat', '--context-window', 'big', 'hi'], /--context-window takes a number of tokens/],
+      [['--session', 'x', '--continue'], /Choose one of --session, --continue and --no-session/],
+      [['sessions', 'list', '--limit', '0'], /--limit takes a positive number/],
+      [['--json'], /--json prints the events of one run: use it with chat, run or approve/],
+    ];
+    for (const [argv, message] of cases) {
+      let thrown: unknown;
+      try {
+        parseCliArguments(argv);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(UsageError);
+      expect((thrown as Error).message).toMatch(message);
+      expect((thrown as Record<symbol, unknown>)[Symbol.for('agent-core.error')]).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,254 @@
+import { type AgentRun, estimateTokens, isModelMessage } from '@agent-core/core';
+import { policyOf } from '../agent-settings.js';
+import { decisionsFor } from '../commands/approve-command.js';
+import type { RunIo } from '../commands/run-io.js';
+import { listSessions } from '../commands/sessions-commands.js';
+import { resolveProvider } from '../plugins/resolve-provider.js';
+import { resolveOrchestrator } from '../plugins/resolve-tools.js';
+import type { Conversation } from '../sessions/conversation.js';
+
+/** What a REPL command can reach. */
+export interface ReplContext {
+  conversation: Conversation;
+  io: RunIo;
+  /** Prints a dimmed `(note)` line. */
+  say(text: string): void;
+  running(): AgentRun | undefined;
+  start(run: AgentRun): void;
+}
+
+interface ReplCommand {
+  usage: string;
+  help: string;
+  /** Allowed while a run is going on; the others say they work between runs. */
+  duringRun?: boolean;
+  run(context: ReplContext, argument: string): Promise<void> | void;
+}
+
+const commands: Record<string, ReplCommand> = {
+  '/help': { usage: '/help', help: 'this list', duringRun: true, run: help },
+  '/followup': {
+    usage: '/followup TEXT',
+    help: 'queue a message for after the current answer (or before the next prompt)',
+    duringRun: true,
+    run: (context, text) => {
+      if (text === '') return context.say('/followup needs the text to send');
+      context.conversation.agent.followUp(text);
+      context.say(
+        context.running() === undefined
+          ? 'queued: it goes in before your next prompt'
+          : 'queued as a follow-up',
+      );
+    },
+  },
+  '/model': {
+    usage: '/model [NAME]',
+    help: 'show or switch the model (an alias of the config works), keeping the conversation',
+    run: (context, name) => switchModel(context, undefined, name),
+  },
+  '/provider': {
+    usage: '/provider [NAME [MODEL]]',
+    help: 'show or switch the provider, keeping the conversation',
+    run: (context, argument) => {
+      const [provider, model] = argument.split(/\s+/).filter(Boolean);
+      return switchModel(context, provider, model);
+    },
+  },
+  '/orchestrator': {
+    usage: '/orchestrator [NAME]',
+    help: 'show or switch the orchestrator (agentic, react, plan-execute)',
+    run: switchOrchestrator,
+  },
+  '/tools': {
+    usage: '/tools',
+    help: 'the tools, with their risk and where they come from',
+    duringRun: true,
+    run: listTools,
+  },
+  '/policy': {
+    usage: '/policy [PROFILE]',
+    help: 'show or switch the approval policy (strict, standard, permissive)',
+    run: switchPolicy,
+  },
+  '/session': {
+    usage: '/session [ID|new]',
+    help: 'show the current session, or switch to another (new starts one)',
+    run: switchSession,
+  },
+  '/sessions': {
+    usage: '/sessions',
+    help: 'the newest stored sessions',
+    duringRun: true,
+    run: (context) => void listSessions(context.conversation.store, 20, context.io.out),
+  },
+  '/clear': {
+    usage: '/clear',
+    help: 'start a new session (the old one stays stored)',
+    run: (context) => switchSession(context, 'new'),
+  },
+  '/reset': { usage: '/reset', help: 'the same as /clear', run: (context) => switchSession(context, 'new') },
+  '/compact': {
+    usage: '/compact',
+    help: 'compact the history sent to the model before the next call (the full history is kept)',
+    run: compact,
+  },
+  '/cost': { usage: '/cost', help: 'tokens and cost of this session so far', duringRun: true, run: cost },
+  '/resume': { usage: '/resume', help: 'continue a run a crash or Ctrl-C interrupted', run: resume },
+  '/approve': {
+    usage: '/approve [CALL...]',
+    help: 'allow the calls waiting for approval and finish the run',
+    run: (context, calls) => decide(context, calls, false),
+  },
+  '/deny': {
+    usage: '/deny [CALL...]',
+    help: 'refuse the calls waiting for approval and finish the run',
+    run: (context, calls) => decide(context, calls, true),
+  },
+  '/exit': {
+    usage: '/exit',
+    help: 'quit (after the current run ends; Ctrl-C twice quits at once)',
+    run: () => {},
+  },
+};
+
+/** Runs one `/command` line; an unknown command is refused and never reaches the model. */
+export async function runReplCommand(context: ReplContext, line: string): Promise<void> {
+  const [name = '', ...rest] = line.split(/\s+/);
+  const command = commands[name];
+  if (command === undefined) {
+    context.say(`unknown command ${name}, not sent to the model; /help lists the commands`);
+    return;
+  }
+  if (context.running() !== undefined && command.duringRun !== true) {
+    context.say(`${name} was not sent to the model; it works between runs. Ctrl+C aborts the current run`);
+    return;
+  }
+  await command.run(context, rest.join(' ').trim());
+}
+
+function help(context: ReplContext): void {
+  const width = Math.max(...Object.values(commands).map((command) => command.usage.length));
+  const lines = Object.values(commands).map((command) => `  ${command.usage.padEnd(width)}  ${command.help}`);
+  context.io.out.write(
+    `${lines.join('\n')}\n  A line that is not a command is a prompt; typed during a run, it steers the run.\n`,
+  );
+}
+
+async function switchModel(
+  context: ReplContext,
+  provider: string | undefined,
+  model: string | undefined,
+): Promise<void> {
+  const { settings } = context.conversation;
+  if (provider === undefined && model === undefined) {
+    context.say(`provider ${settings.provider.name}, model ${settings.provider.model}`);
+    return;
+  }
+  const resolved = await resolveProvider(settings.config, {
+    ...(provider === undefined ? { provider: settings.provider.name } : { provider }),
+    ...(model === undefined ? {} : { model }),
+  });
+  context.conversation.agent.setModel(resolved.model, resolved.provider);
+  settings.provider = resolved;
+  context.say(`now on ${resolved.name}, model ${resolved.model}; the conversation goes on`);
+}
+
+async function switchOrchestrator(context: ReplContext, name: string): Promise<void> {
+  const { settings } = context.conversation;
+  if (name === '') return context.say(`orchestrator ${settings.orchestrator.name}`);
+  settings.orchestrator = { name, orchestrator: await resolveOrchestrator(name, '/orchestrator') };
+  await context.conversation.reopen();
+  context.say(`orchestrator ${name} from the next prompt on`);
+}
+
+function listTools(context: ReplContext): void {
+  const { tools, sources } = context.conversation.settings.tools;
+  if (tools.length === 0) {
+    context.say('no tools');
+    return;
+  }
+  const width = Math.max(...tools.map((tool) => tool.name.length));
+  for (const tool of tools) {
+    context.io.out.write(
+      `  ${tool.name.padEnd(width)}  ${(tool.risk ?? 'execute').padEnd(7)}  ${sources.get(tool.name) ?? ''}\n`,
+    );
+  }
+  context.say(`policy ${context.conversation.settings.policy.label}: read tools run, the others as it says`);
+}
+
+async function switchPolicy(context: ReplContext, profile: string): Promise<void> {
+  const { settings } = context.conversation;
+  if (profile === '') return context.say(`policy ${settings.policy.label}`);
+  settings.policy = policyOf({ ...(settings.config.values.policy ?? {}), profile }, '/policy');
+  await context.conversation.reopen();
+  context.say(`policy ${settings.policy.label} from the next prompt on`);
+}
+
+async function switchSession(context: ReplContext, id: string): Promise<void> {
+  const { conversation } = context;
+  if (id === '') {
+    const stored =
+      conversation.store.kind === 'file' ? `stored in ${conversation.store.label}` : 'kept in memory only';
+    return context.say(
+      `session ${conversation.session.id} (${conversation.session.messages.length} messages, ${stored})`,
+    );
+  }
+  const session = await conversation.switchTo(id === 'new' ? { kind: 'new' } : { kind: 'id', id });
+  context.say(
+    id === 'new'
+      ? `new session ${session.id}; the previous one stays stored`
+      : `now in session ${session.id}`,
+  );
+}
+
+async function compact(context: ReplContext): Promise<void> {
+  const { conversation } = context;
+  const messages = conversation.session.messages.filter(isModelMessage);
+  const total = messages.reduce((sum, message) => sum + estimateTokens(message), 0);
+  const lastPrompt = messages.findLastIndex((message) => message.role === 'user');
+  const kept = messages
+    .slice(Math.max(0, lastPrompt))
+    .reduce((sum, message) => sum + estimateTokens(message), 0);
+  // What a compaction must keep (the latest exchange, the system prompt and tools) sets the floor.
+  const budget = Math.max(Math.ceil(total / 2), kept + 4000);
+  if (messages.length < 4 || budget >= total) {
+    context.say('nothing to compact: the history is short, or the latest exchange is most of it');
+    return;
+  }
+  conversation.settings.compactTo = budget;
+  await conversation.reopen();
+  context.say(
+    `the history sent (about ${total} tokens) is compacted to about ${budget} before the next model call; the full history stays stored`,
+  );
+}
+
+function cost(context: ReplContext): void {
+  const usage = context.conversation.session.usage;
+  const money = usage.cost === undefined ? 'cost unknown for this model' : `$${usage.cost.toFixed(4)}`;
+  context.say(
+    `this session: ${usage.input} tokens in, ${usage.output} out${usage.cacheRead > 0 ? `, ${usage.cacheRead} cached` : ''}; ${money}`,
+  );
+}
+
+function resume(context: ReplContext): void {
+  const { session } = context.conversation;
+  if (session.status !== 'interrupted') {
+    context.say('/resume continues an interrupted stored session; this one is not interrupted');
+    return;
+  }
+  context.start(context.conversation.resume());
+  context.say(`resuming the interrupted run of session ${session.id}`);
+}
+
+function decide(context: ReplContext, calls: string, deny: boolean): void {
+  const result = decisionsFor(context.conversation, {
+    calls: calls.split(/\s+/).filter(Boolean),
+    deny,
+    reason: undefined,
+  });
+  if ('problem' in result) {
+    context.say(result.problem);
+    return;
+  }
+  context.start(context.conversation.resume({ decisions: result.decisions }));
+}

@@ -1,0 +1,52 @@
+/** The `--help` text. */
+export const usage = `agent-core: chat with an agent that uses tools; sessions and approvals survive restarts.
+
+Usage:
+  agent-core [options]                      the REPL: a line typed during a run steers it; /help lists commands
+  agent-core chat "<prompt>" [options]      answer one prompt, streaming the reply (also: agent-core run)
+  agent-core run "<prompt>" --no-input      headless: a call that needs approval pauses the run (exit code 3)
+  agent-core approvals                      every stored session waiting for a decision, with its calls
+  agent-core approve SESSION [CALL...]      allow the waiting calls (all, or those named) and finish the run;
+                [--deny [--reason TEXT]]    --deny refuses them instead
+  agent-core sessions list [--limit N|--all]  stored sessions, newest first: id, title, status, age, messages
+  agent-core sessions show ID               a session's history
+  agent-core sessions rm ID                 delete a session
+  agent-core sessions repair ID             cut a damaged session back to its last consistent point
+  agent-core config init [--project] [--force]  write a commented config file
+  agent-core config show                    the merged configuration and where each value came from
+  agent-core config validate                check the config files; a bad key is named with its file and line
+  agent-core acp [options]                  serve the agent to an editor (Zed, JetBrains, Neovim) over the
+                                            Agent Client Protocol on stdin/stdout, with the config's store
+
+Options:
+  -p, --provider <name>       anthropic, openai, mock (offline), or a [providers] name of the config
+  -m, --model <name>          a model, or an alias from the config's [aliases]
+      --base-url <url>        an OpenAI-compatible server (Ollama, vLLM, llama.cpp, OpenRouter)
+      --provider-name <name>  what messages call that server (default: the host of --base-url)
+  -o, --orchestrator <name>   agentic (default), react or plan-execute
+  -t, --tools <packs>         comma-separated tool packs: basic (default), fs, shell
+      --mcp '<command args>'  add the tools of an MCP server started with this command (repeatable)
+      --policy <profile>      which calls need approval: strict, standard (default) or permissive
+  -y, --yes                   allow every call the policy would ask about
+      --no-input              never ask: a call that needs approval pauses the run and is stored
+  -s, --session <id|new>      resume a stored session, or start a new one ('new')
+  -c, --continue              resume the latest session started in this folder
+      --no-session            keep this conversation in memory only (every other is stored)
+      --store <path>          where sessions are stored (default ~/.local/share/agent-core/sessions)
+      --data-dir <dir>        the same as --store <dir>/sessions
+      --context-window <n>    tokens of context for a model whose window is unknown
+      --no-compact            never compact the history sent to the model
+      --json                  print every event as one JSON line (NDJSON), and nothing else on stdout
+      --hide-thinking         do not show the model's thinking
+      --log-level <level>     log the run as JSON lines on stderr: debug, info, warn or error
+      --trace                 print the run's OpenTelemetry span tree with durations on stderr
+      --debug                 print the stack trace of an unexpected error
+  -h, --help                  show this help
+  -v, --version               print the version
+
+Configuration: flags, then environment (AGENT_CORE_*, ANTHROPIC_API_KEY, OPENAI_API_KEY), then
+.agent-core/config.toml in this folder or above, then ~/.config/agent-core/config.toml, then defaults.
+With no API key it runs on the offline mock model and says so.
+Exit codes: 0 completed; 1 the run failed or ended otherwise; 2 usage or configuration error;
+3 waiting for approval; 130 interrupted.
+`;
