@@ -93,9 +93,11 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   else if (first === 'approvals') command = 'approvals';
   else if (first === 'acp') {
     command = 'acp';
-    if (rest.length > 0) throw new UsageError(`acp takes no arguments; got ${rest.join(' ')}. Its settings come from the options and the config.`);
-  }
-  else if (first === 'approve') {
+    if (rest.length > 0)
+      throw new UsageError(
+        `acp takes no arguments; got ${rest.join(' ')}. Its settings come from the options and the config.`,
+      );
+  } else if (first === 'approve') {
     command = 'approve';
     [target, ...calls] = rest;
     if (target === undefined)

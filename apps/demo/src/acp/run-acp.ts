@@ -29,7 +29,9 @@ export async function runAcp(config: CliConfig, logger: Logger): Promise<number>
   for (const name of new Set([chosen, ...orchestrators])) await resolveOrchestrator(name);
   // Only a provider on its vendor's own endpoint needs the vendor's key from the environment.
   const keyVariable =
-    config.values.providers?.[resolved.name]?.base_url === undefined ? keyVariables[resolved.type] : undefined;
+    config.values.providers?.[resolved.name]?.base_url === undefined
+      ? keyVariables[resolved.type]
+      : undefined;
   const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     version: string;
   };
