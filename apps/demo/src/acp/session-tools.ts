@@ -1,5 +1,7 @@
 import type { AcpSessionContext } from '@agent-core/acp';
 import { type AnyTool, ToolRegistry } from '@agent-core/core';
+// Registers the `basic` pack (calculator and clock) this module resolves by name.
+import '@agent-core/tools-basic';
 import { fsTools } from '@agent-core/tools-fs';
 import type { McpServerConfig } from '@agent-core/tools-mcp';
 import { shellTool } from '@agent-core/tools-shell';

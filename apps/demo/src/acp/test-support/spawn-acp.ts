@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
@@ -55,6 +56,9 @@ export async function startAcp(options: EditorOptions): Promise<AcpProcess> {
   const env: Record<string, string | undefined> = { ...process.env, ...options.env };
   delete env.ANTHROPIC_API_KEY;
   delete env.OPENAI_API_KEY;
+  // No user or project config of this machine reaches the server: its config folder is the data dir's.
+  env.XDG_CONFIG_HOME ??= join(options.dataDir, 'config');
+  env.XDG_STATE_HOME ??= join(options.dataDir, 'state');
   const child = spawn(
     process.execPath,
     [cli, 'acp', '--data-dir', options.dataDir, ...(options.args ?? [])],
