@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Finished, runCli } from './test-support/run-cli.js';
-import { storeCanRepair, summariesFollowAppends } from './test-support/store-capabilities.js';
 
 let dataDir: string;
 beforeEach(() => {
@@ -93,10 +92,8 @@ describe('agent-core sessions', { timeout: 30_000 }, () => {
     expect(lines[0]).toMatch(/^id\s+status\s+age\s+messages\s+title$/);
     expect(lines).toHaveLength(3);
     expect(new Set([lines[1]?.split(' ')[0], lines[2]?.split(' ')[0]])).toEqual(new Set([older, newer]));
-    if (await summariesFollowAppends()) {
-      expect(lines[1]).toMatch(new RegExp(`^${older}\\s+idle\\s+\\d+ s ago\\s+6\\s+What is 2 \\+ 2\\?$`));
-      expect(lines[2]).toMatch(new RegExp(`^${newer}\\s+idle\\s+\\d+ s ago\\s+4\\s+What is 3 \\* 3\\?$`));
-    }
+    expect(lines[1]).toMatch(new RegExp(`^${older}\\s+idle\\s+\\d+ s ago\\s+6\\s+What is 2 \\+ 2\\?$`));
+    expect(lines[2]).toMatch(new RegExp(`^${newer}\\s+idle\\s+\\d+ s ago\\s+4\\s+What is 3 \\* 3\\?$`));
 
     const wrong = await runCli(['sessions', 'show']);
     expect(wrong.code).toBe(2);
@@ -133,13 +130,11 @@ describe('agent-core sessions', { timeout: 30_000 }, () => {
     );
     expect(killed.code).toBe(null);
 
-    if (await summariesFollowAppends()) {
-      // The run's process is gone, so its lease says the session was interrupted; nothing was loaded to list it.
-      const listed = await runCli(['sessions', 'list', '--data-dir', dataDir]);
-      expect(listed.stdout).toMatch(
-        new RegExp(`${id}\\s+interrupted\\s+\\d+ s ago\\s+6\\s+What is 1 \\+ 1\\?`),
-      );
-    }
+    // The run's process is gone, so its lease says the session was interrupted; nothing was loaded to list it.
+    const listed = await runCli(['sessions', 'list', '--data-dir', dataDir]);
+    expect(listed.stdout).toMatch(
+      new RegExp(`${id}\\s+interrupted\\s+\\d+ s ago\\s+6\\s+What is 1 \\+ 1\\?`),
+    );
 
     const resumed = await runCli(['--data-dir', dataDir, '--session', id, '--tools', 'shell'], {
       stdin: '/resume\n/exit\n',
@@ -210,12 +205,6 @@ describe('agent-core sessions', { timeout: 30_000 }, () => {
     lines[Math.floor(lines.length / 2)] = '{"seq": not json';
     writeFileSync(log, lines.join('\n'));
     const repaired = await runCli(['sessions', 'repair', id, '--data-dir', dataDir]);
-    if (!storeCanRepair) {
-      // The installed store-file predates repair(): the command says so and changes nothing.
-      expect(repaired.code).toBe(1);
-      expect(repaired.stderr).toContain('has no FileSessionStore.repair. Update @agent-core/store-file.');
-      return;
-    }
     expect(repaired.code).toBe(0);
     expect(repaired.stdout).toMatch(
       new RegExp(`^Repaired session ${id}: kept \\d+ log records up to seq \\d+, dropped \\d+ records`, 'm'),

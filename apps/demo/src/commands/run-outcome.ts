@@ -29,20 +29,8 @@ export function summaryLine(result: AgentResult, sessionId: string | undefined):
   return parts.join(' · ');
 }
 
-/**
- * What a paused run prints: the session and the calls that wait, and how to
- * decide them from any process. The session's snapshot is saved first, so
- * its listing says it waits even with a store whose summaries lag its log.
- */
+/** What a paused run prints: the session and the calls that wait, and how to decide them from any process. */
 export async function reportPause(session: Session, out: OutputStream, style: Style): Promise<void> {
-  try {
-    await session.save();
-  } catch (error) {
-    // The pause is in the session's log already; only the listing may lag behind it.
-    out.write(
-      `${style.yellow('!')} the session's snapshot could not be saved (${(error as Error).message}); its log holds the pause.\n`,
-    );
-  }
   const approvals = session.agent.pendingApprovals;
   out.write(
     `${style.yellow('[await_user]')} session ${session.id} waits for approval of ${approvals.length} tool call${approvals.length === 1 ? '' : 's'}:\n`,

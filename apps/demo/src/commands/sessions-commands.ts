@@ -1,3 +1,4 @@
+import type { SessionRepairReport } from '@agent-core/store-file';
 import {
   AgentError,
   isModelMessage,
@@ -123,33 +124,27 @@ export async function removeSession(store: SessionStore, id: string, out: Output
   return exitCodes.completed;
 }
 
-/** What `FileSessionStore.repair(id)` reports. */
-export interface SessionRepairReport {
-  sessionId: string;
-  backup: string;
-  keptRecords: number;
-  droppedRecords: number;
-  droppedLines: number;
-  lastSeq: number;
-  snapshotRewritten: boolean;
-}
-
 type RepairingStore = SessionStore & { repair?: (id: string) => Promise<SessionRepairReport> };
 
 /**
  * `sessions repair ID`: cuts a damaged session back to its last consistent
- * point through the store's own `repair` (a backup of the files is kept),
- * and says what was kept and dropped.
+ * point through the store's own `repair` (`FileSessionStore.repair`; a
+ * backup of the files is kept), and says what was wrong, kept and dropped.
  */
 export async function repairSession(store: SessionStore, id: string, out: OutputStream): Promise<number> {
   const repairing = store as RepairingStore;
   if (typeof repairing.repair !== 'function') {
     throw new AgentError(
       'repair_unsupported',
-      'This session store cannot repair sessions: the installed @agent-core/store-file has no FileSessionStore.repair. Update @agent-core/store-file.',
+      'This session store has no repair: only a folder of session files (the default store) can be cut back to a consistent point. A database store keeps its sessions consistent itself.',
     );
   }
   const report = await repairing.repair(id);
+  for (const problem of report.problems) out.write(`- ${problem}\n`);
+  if (!report.changed) {
+    out.write(`Session ${report.sessionId} is consistent: nothing was changed.\n`);
+    return exitCodes.completed;
+  }
   out.write(
     `Repaired session ${report.sessionId}: kept ${report.keptRecords} log records up to seq ${report.lastSeq}, dropped ${report.droppedRecords} records and ${report.droppedLines} unreadable lines${report.snapshotRewritten ? '; the snapshot was rewritten' : ''}.\n`,
   );
