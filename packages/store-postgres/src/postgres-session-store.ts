@@ -137,12 +137,12 @@ export class PostgresSessionStore implements SessionStore {
     });
   }
 
-  list(options?: ListSessionsOptions): Promise<SessionPage> {
+  async list(options?: ListSessionsOptions): Promise<SessionPage> {
     return listSessions(this.#connection, this.#statements, options);
   }
 
   /** Deletes the session's row, log and appends in one transaction; false when there was none. */
-  delete(id: string): Promise<boolean> {
+  async delete(id: string): Promise<boolean> {
     checkSessionId(id);
     return this.#exclusive(id, async () => {
       this.#known.delete(id);
@@ -157,7 +157,7 @@ export class PostgresSessionStore implements SessionStore {
     });
   }
 
-  append(
+  async append(
     id: string,
     entries: readonly SessionEvent[],
     options: { operationId: string; lease?: SessionLease },
@@ -207,7 +207,7 @@ export class PostgresSessionStore implements SessionStore {
    * every third of that while held. Rejects with `SessionBusyError` naming
    * the holder while its lease is live, `SessionNotFoundError` for a session never stored.
    */
-  lease(id: string): Promise<SessionLease> {
+  async lease(id: string): Promise<SessionLease> {
     checkSessionId(id);
     return this.#exclusive(id, async () => {
       const { rows } = await this.#connection.query({
@@ -267,7 +267,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   /** Deletes the sessions not updated since `updatedBefore`, in batches, keeping any a live process runs (see `PruneOptions`). */
-  prune(options: PruneOptions): Promise<PruneResult> {
+  async prune(options: PruneOptions): Promise<PruneResult> {
     return pruneSessions(this.#connection, this.#statements, options, (ids) => {
       for (const id of ids) this.#known.delete(id);
     });
