@@ -1,3 +1,4 @@
+import { renderStores, storeTargets } from './report-stores.js';
 import type { BenchResults, FrameworkResult } from './results.js';
 import type { PerStepCell } from './workloads/per-step.js';
 
@@ -55,6 +56,7 @@ export const featureContenders = [
   'core-policy',
   'core-session-memory',
   'core-session-file',
+  'core-session-postgres',
 ];
 
 /**
@@ -244,7 +246,11 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
   parts.push(
     table(
       ['target', 'measured', 'met'],
-      targets(results, round1).map((entry) => [entry.target, entry.measured, entry.pass ? 'yes' : '**no**']),
+      [...targets(results, round1), ...storeTargets(results)].map((entry) => [
+        entry.target,
+        entry.measured,
+        entry.pass ? 'yes' : '**no**',
+      ]),
     ),
   );
   const features = featureTable(frameworks);
@@ -370,6 +376,8 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
       ]),
     ),
   );
+
+  parts.push(...renderStores(results));
 
   if (before !== undefined) parts.push(renderBeforeAfter(before, results));
   parts.push(

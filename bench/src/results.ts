@@ -2,6 +2,9 @@ import type { HeapCell } from './workloads/heap-growth.js';
 import type { ParallelCell } from './workloads/parallel-tools.js';
 import type { PerStepCell } from './workloads/per-step.js';
 import type { SessionsCell } from './workloads/sessions.js';
+import type { ContentionCell } from './workloads/store-contention.js';
+import type { ListCell } from './workloads/store-list.js';
+import type { StoreLatencyCell } from './workloads/store-latency.js';
 
 /** Workloads 1 to 4 and 6 of one contender, measured in one child process. */
 export interface FrameworkResult {
@@ -41,6 +44,15 @@ export interface StreamParsingResult {
   modelEvents: number;
 }
 
+/** Workload 8: the session stores side by side, and the PostgreSQL store's list and contention. */
+export interface PostgresStoreResult {
+  /** Which server the PostgreSQL figures come from. */
+  server: string;
+  latency: StoreLatencyCell[];
+  list: ListCell[];
+  contention?: ContentionCell;
+}
+
 /** Everything one `pnpm bench` measured. */
 export interface BenchResults {
   date: string;
@@ -48,5 +60,7 @@ export interface BenchResults {
   frameworks: FrameworkResult[];
   coldImport: ColdImportResult[];
   streamParsing: StreamParsingResult[];
+  /** Workload 8; absent from runs before it existed or that skipped it. */
+  stores?: PostgresStoreResult;
   pending: string[];
 }
