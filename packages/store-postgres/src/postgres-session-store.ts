@@ -185,7 +185,7 @@ export class PostgresSessionStore implements SessionStore {
     checkSessionId(id);
     const fromSeq = options.fromSeq ?? 1;
     const { rows } = await this.#connection.query(
-      { text: this.#statements.read, values: [id, Number.isFinite(fromSeq) ? Math.ceil(fromSeq) : 1] },
+      { text: this.#statements.read, values: [id, fromSeqValue(fromSeq)] },
       { idempotent: true },
     );
     if (rows.length === 0) throw new SessionNotFoundError(id, this.where);
@@ -295,4 +295,10 @@ export class PostgresSessionStore implements SessionStore {
     });
     return next;
   }
+}
+
+/** A seq for SQL: whole, and within what a bigint and a JavaScript number both hold. */
+function fromSeqValue(fromSeq: number): number {
+  if (typeof fromSeq !== 'number' || Number.isNaN(fromSeq)) return 1;
+  return Math.min(Number.MAX_SAFE_INTEGER, Math.max(1, Math.ceil(fromSeq)));
 }
