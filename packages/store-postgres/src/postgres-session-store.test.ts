@@ -305,9 +305,11 @@ describe('PostgresSessionStore under load and faults', () => {
     const record = (error: unknown) => unhandled.push(error);
     process.on('uncaughtException', record);
     try {
+      // This store's connections only (their last statement names its schema): a shared server runs other tests too.
       const { rows } = await server.admin.query(
         `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
-         WHERE application_name = 'agent-core' AND pid <> pg_backend_pid()`,
+         WHERE application_name = 'agent-core' AND pid <> pg_backend_pid() AND query LIKE $1`,
+        [`%"${store.schema}"%`],
       );
       expect(rows.length).toBeGreaterThan(0);
       await store.append('survivor', sampleEvents('after'), { operationId: 'after' });
