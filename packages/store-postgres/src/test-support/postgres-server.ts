@@ -102,7 +102,8 @@ function embedded(databaseDir: string, port: number, password: string, log: stri
     authMethod: 'scram-sha-256',
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--no-sync', '--encoding=UTF8'],
+    // ICU's English order by default (a B b Z...), unlike code unit order: the store must not rely on the server's collation.
+    initdbFlags: ['--no-sync', '--encoding=UTF8', '--locale-provider=icu', '--icu-locale=en-US'],
     // Loopback only, no Unix socket (its default folder is not writable for the postgres user everywhere).
     // fsync off: the tests stop the server cleanly, never the machine; the bench measures with it on.
     postgresFlags: [
