@@ -65,17 +65,23 @@ async function startEmbedded(newSchema: () => string): Promise<TestServer> {
   const log: string[] = [];
   let port = await freePort();
   let server = embedded(join(base, 'data'), port, password, log);
-  await server.initialise();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await start(server, log);
-      break;
-    } catch (error) {
-      // Another process may have taken the port between the probe and the start.
-      if (attempt >= 2 || !log.join('').includes('could not bind')) throw error;
-      port = await freePort();
-      server = embedded(join(base, 'data'), port, password, log);
+  try {
+    await server.initialise();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await start(server, log);
+        break;
+      } catch (error) {
+        // Another process may have taken the port between the probe and the start.
+        if (attempt >= 2 || !log.join('').includes('could not bind')) throw error;
+        port = await freePort();
+        server = embedded(join(base, 'data'), port, password, log);
+      }
     }
+  } catch (error) {
+    // A server that never started leaves no data folder behind.
+    await rm(base, { recursive: true, force: true });
+    throw error;
   }
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   const admin = quietPool(url);
