@@ -6,12 +6,19 @@ import { fileURLToPath } from 'node:url';
 import { cliStart } from './cli-start.js';
 import { allFrameworks, reactPending } from './frameworks/all-frameworks.js';
 import { median } from './measure.js';
+import { benchDatabaseVariable, type BenchServer, startBenchServer } from './postgres-server.js';
 import { renderResults } from './report.js';
-import type { BenchResults, ColdImportResult, FrameworkResult, StreamParsingResult } from './results.js';
+import type {
+  BenchResults,
+  ColdImportResult,
+  FrameworkResult,
+  PostgresStoreResult,
+  StreamParsingResult,
+} from './results.js';
 import { measureAcpTransport } from './workloads/acp-transport.js';
 
 // `pnpm bench`: runs every workload, prints the tables and writes them into README.md.
-// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 8, default all), --budget ms
+// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 9, default all), --budget ms
 // (per cell, default 1000), --save-as name (also keep the results as results/<name>.json, e.g.
 // `before`), --skip-import, --skip-stream.
 
@@ -119,12 +126,39 @@ function acpTransport() {
   return measureAcpTransport();
 }
 
+async function sessionStores(server: string): Promise<PostgresStoreResult | undefined> {
+  process.stderr.write('workload 9 (session stores)\n');
+  const out = join(tmpdir(), `agent-core-bench-${process.pid}-stores.json`);
+  try {
+    await runNode([join(dist, 'postgres-child.js'), out, server]);
+    return JSON.parse(readFileSync(out, 'utf8')) as PostgresStoreResult;
+  } catch (error) {
+    process.stderr.write(`workload 9 failed: ${(error as Error).message}\n`);
+    return undefined;
+  }
+}
+
 function cpuName(): string {
   return cpus()[0]?.model.trim() ?? 'unknown CPU';
 }
 
 const started = performance.now();
-const frameworks = await measureFrameworks();
+// The PostgreSQL store's rows need a server: one for the whole run, its address handed to each child.
+const storesWanted = runs('9') && (only === undefined || only.includes('core-session-postgres'));
+let database: BenchServer | undefined;
+if (storesWanted || only === undefined || only.includes('core-session-postgres')) {
+  database = await startBenchServer();
+  process.env[benchDatabaseVariable] = database.url;
+  process.stderr.write(`PostgreSQL: ${database.description}\n`);
+}
+let frameworks: FrameworkResult[];
+let stores: PostgresStoreResult | undefined;
+try {
+  frameworks = await measureFrameworks();
+  stores = storesWanted ? await sessionStores(database?.description ?? '') : undefined;
+} finally {
+  await database?.stop();
+}
 const results: BenchResults = {
   date: new Date().toISOString().slice(0, 10),
   machine: {
@@ -139,6 +173,7 @@ const results: BenchResults = {
   cliStart: argv.includes('--skip-import') || !runs('5') ? [] : await cliStartRow(),
   streamParsing: argv.includes('--skip-stream') || !runs('7') ? [] : await streamParsing(),
   ...(runs('8') ? { acpTransport: await acpTransport() } : {}),
+  ...(stores === undefined ? {} : { stores }),
   pending:
     reactPending === undefined
       ? []

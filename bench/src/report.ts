@@ -1,3 +1,4 @@
+import { renderStores, storeTargets } from './report-stores.js';
 import type { BenchResults, FrameworkResult } from './results.js';
 import type { PerStepCell } from './workloads/per-step.js';
 
@@ -55,6 +56,7 @@ export const featureContenders = [
   'core-policy',
   'core-session-memory',
   'core-session-file',
+  'core-session-postgres',
 ];
 
 /**
@@ -260,7 +262,11 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
   parts.push(
     table(
       ['target', 'measured', 'met'],
-      targets(results, round1).map((entry) => [entry.target, entry.measured, entry.pass ? 'yes' : '**no**']),
+      [...targets(results, round1), ...storeTargets(results)].map((entry) => [
+        entry.target,
+        entry.measured,
+        entry.pass ? 'yes' : '**no**',
+      ]),
     ),
   );
   const features = featureTable(frameworks);
@@ -435,6 +441,7 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
       ),
     );
   }
+  parts.push(...renderStores(results));
 
   if (before !== undefined) parts.push(renderBeforeAfter(before, results));
   parts.push(

@@ -2,6 +2,9 @@ import type { HeapCell } from './workloads/heap-growth.js';
 import type { ParallelCell } from './workloads/parallel-tools.js';
 import type { PerStepCell } from './workloads/per-step.js';
 import type { SessionsCell } from './workloads/sessions.js';
+import type { ContentionCell } from './workloads/store-contention.js';
+import type { ListCell } from './workloads/store-list.js';
+import type { StoreLatencyCell } from './workloads/store-latency.js';
 
 /** Workloads 1 to 4 and 6 of one contender, measured in one child process. */
 export interface FrameworkResult {
@@ -66,6 +69,13 @@ export interface AcpTransportResult {
   flood: number;
   inProcess: AcpTransportSide;
   acp: AcpTransportSide;
+/** Workload 9: the session stores side by side, and the PostgreSQL store's list and contention. */
+export interface PostgresStoreResult {
+  /** Which server the PostgreSQL figures come from. */
+  server: string;
+  latency: StoreLatencyCell[];
+  list: ListCell[];
+  contention?: ContentionCell;
 }
 
 /** Everything one `pnpm bench` measured. */
@@ -79,5 +89,7 @@ export interface BenchResults {
   streamParsing: StreamParsingResult[];
   /** Absent in results from before workload 8 existed, or when it was not run. */
   acpTransport?: AcpTransportResult;
+  /** Workload 9; absent from runs before it existed or that skipped it. */
+  stores?: PostgresStoreResult;
   pending: string[];
 }

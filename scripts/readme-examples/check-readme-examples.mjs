@@ -198,6 +198,13 @@ function writeProject(project, examples, problems) {
       continue;
     }
     link(target, join(project, 'node_modules', name));
+    // A package whose types ship apart (`pg` and `@types/pg`): its types come along when the workspace has them.
+    const types = name.startsWith('@types/')
+      ? undefined
+      : `@types/${name.replace(/^@/, '').replace('/', '__')}`;
+    const typesTarget = types === undefined ? undefined : installedPackage(types);
+    if (types !== undefined && typesTarget !== undefined)
+      link(typesTarget, join(project, 'node_modules', types));
   }
 }
 

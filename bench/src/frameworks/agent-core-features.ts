@@ -4,14 +4,16 @@ import { join } from 'node:path';
 import { MemorySessionStore, SessionManager, type SessionStore } from '@agent-core/core';
 import { agentic } from '@agent-core/orchestrator-agentic';
 import { FileSessionStore } from '@agent-core/store-file';
+import { PostgresSessionStore } from '@agent-core/store-postgres';
 import { packageVersion } from '../package-version.js';
+import { benchDatabaseUrl } from '../postgres-server.js';
 import { promptText, type RunOutcome, type Scenario } from '../scenario.js';
 import { addTool, coreFramework, scriptedProvider } from './agent-core.js';
 import type { Framework } from './framework.js';
 
 // What the features cost when a run uses them: the agentic sequential contender with
 // a policy whose approver allows every call, and run through a SessionManager over
-// a memory store and over a file store. (The otel rows are in agent-core-otel.ts.)
+// a memory store, over a file store and over a PostgreSQL store. (The otel rows are in agent-core-otel.ts.)
 
 /** The policy row: every call is `ask`ed, and the approver allows it: the whole gate, per call. */
 function policyFramework(): Framework {
@@ -73,6 +75,7 @@ function sessionFramework(id: string, label: string, store: () => SessionStore):
 /** The contenders that measure features in use: a policy with an approver, and session stores. */
 export function coreFeatureFrameworks(): Framework[] {
   let file: FileSessionStore | undefined;
+  let postgres: PostgresSessionStore | undefined;
   return [
     policyFramework(),
     // A fresh memory store per session: the row measures the session, not a store holding every other one.
@@ -84,6 +87,14 @@ export function coreFeatureFrameworks(): Framework[] {
     sessionFramework('core-session-file', 'agent-core SessionManager, FileSessionStore (fsync)', () => {
       file ??= new FileSessionStore({ root: fileStoreRoot() });
       return file;
+    }),
+    // One store per process, in a schema of its own, on the server pnpm bench started (durable commits).
+    sessionFramework('core-session-postgres', 'agent-core SessionManager, PostgresSessionStore', () => {
+      postgres ??= new PostgresSessionStore({
+        connectionString: benchDatabaseUrl(),
+        schema: `bench_${process.pid}`,
+      });
+      return postgres;
     }),
   ];
 }

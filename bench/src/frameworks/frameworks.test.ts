@@ -1,8 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BenchServer, benchDatabaseVariable, startBenchServer } from '../postgres-server.js';
 import { deltaText, executions, finalAnswer, type Scenario } from '../scenario.js';
 import { allFrameworks } from './all-frameworks.js';
 
 const frameworks = await allFrameworks();
+
+// The PostgreSQL session row runs against a real server, as in pnpm bench.
+let database: BenchServer | undefined;
+beforeAll(async () => {
+  database = await startBenchServer();
+  process.env[benchDatabaseVariable] = database.url;
+}, 60_000);
+afterAll(async () => {
+  await database?.stop();
+});
 
 function scenario(overrides: Partial<Scenario>): Scenario {
   return { steps: 3, deltas: 0, callsPerStep: 1, toolDelayMs: 0, iterate: false, ...overrides };

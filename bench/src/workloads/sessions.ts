@@ -36,11 +36,18 @@ function latencyOf(session: number, call: number, min: number, max: number): num
 /** Sessions arrive over the first 50 ms and their first replies are due by 125 ms; the steady state starts after. */
 const steadyAfterMs = 150;
 
-async function runSessions(
+/** How sessions arrive and when the steady state starts; workload 6 spreads arrivals over 50 ms and counts from 150 ms. */
+export interface Arrivals {
+  spreadMs: number;
+  steadyAfterMs: number;
+}
+
+export async function runSessions(
   framework: Framework,
   sessions: number,
   steps: number,
   latency: [number, number] | undefined,
+  arrivals: Arrivals = { spreadMs: 50, steadyAfterMs },
 ): Promise<{ wallMs: number; added: number[]; work: number[] }> {
   const added: number[] = [];
   const work: number[] = [];
@@ -49,7 +56,8 @@ async function runSessions(
   await Promise.all(
     Array.from({ length: sessions }, async (_, session) => {
       // Sessions arrive spread over the first 50 ms, not in one synchronous burst.
-      if (latency !== undefined) await new Promise((resolve) => setTimeout(resolve, session % 50));
+      if (latency !== undefined)
+        await new Promise((resolve) => setTimeout(resolve, session % arrivals.spreadMs));
       let lastDue: number | undefined;
       let lastArrival: number | undefined;
       const scenario: Scenario = { steps, deltas: 0, callsPerStep: 1, toolDelayMs: 0, iterate: false };
@@ -57,7 +65,11 @@ async function runSessions(
         scenario.modelLatency = (call) => latencyOf(session, call, latency[0], latency[1]);
         scenario.onModelCall = (requested, due, arrived) => {
           // Steady state only: replies due while sessions are still arriving are left out.
-          if (lastDue !== undefined && lastArrival !== undefined && lastDue - start >= steadyAfterMs) {
+          if (
+            lastDue !== undefined &&
+            lastArrival !== undefined &&
+            lastDue - start >= arrivals.steadyAfterMs
+          ) {
             added.push(requested - lastDue);
             work.push(requested - lastArrival);
           }

@@ -24,6 +24,12 @@ import '@agent-core/tools-basic';
 import '@agent-core/tools-fs';
 import '@agent-core/tools-mcp';
 import '@agent-core/tools-shell';
+import { PostgresSessionStore } from '@agent-core/store-postgres';
+
+// A store of sessions in PostgreSQL is made without connecting (nothing listens on port 9), and never names the password.
+const postgres = new PostgresSessionStore({ connectionString: 'postgres://agent:secret@127.0.0.1:9/agents' });
+assert.equal(postgres.where, 'postgres://agent@127.0.0.1:9/agents (schema public)');
+await postgres.close();
 
 // Importing the ACP server registers nothing and starts nothing: it serves only when called.
 assert.equal(typeof serveAcp, 'function');

@@ -1,0 +1,56 @@
+import { sessionStoreConformance } from '@agent-core/core/testing';
+import { afterAll, afterEach, beforeAll, describe, test } from 'vitest';
+import { PostgresSessionStore } from './postgres-session-store.js';
+import { startTestServer, type TestServer } from './test-support/postgres-server.js';
+
+let server: TestServer;
+const opened: PostgresSessionStore[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+function track(store: PostgresSessionStore): PostgresSessionStore {
+  opened.push(store);
+  return store;
+}
+
+// Each test in its own schema; another handle is another pool, as another process would have.
+sessionStoreConformance(
+  () =>
+    track(
+      new PostgresSessionStore({
+        connectionString: server.url,
+        schema: server.newSchema(),
+        maxConnections: 4,
+      }),
+    ),
+  { test, describe },
+  {
+    leases: true,
+    reopen: (store) =>
+      track(
+        new PostgresSessionStore({
+          connectionString: server.url,
+          schema: (store as PostgresSessionStore).schema,
+          maxConnections: 2,
+        }),
+      ),
+    // Leases that expire at once and are never renewed: what a stopped process's leases become.
+    stoppedHolder: (store) =>
+      track(
+        new PostgresSessionStore({
+          connectionString: server.url,
+          schema: (store as PostgresSessionStore).schema,
+          maxConnections: 2,
+          leaseDurationMs: 0,
+        }),
+      ),
+  },
+);
