@@ -69,6 +69,8 @@ export interface AcpTransportResult {
   flood: number;
   inProcess: AcpTransportSide;
   acp: AcpTransportSide;
+}
+
 /** Workload 9: the session stores side by side, and the PostgreSQL store's list and contention. */
 export interface PostgresStoreResult {
   /** Which server the PostgreSQL figures come from. */
