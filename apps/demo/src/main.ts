@@ -18,7 +18,7 @@ import { connectMcp } from './plugins/resolve-tools.js';
 import { InputHistory } from './repl/input-history.js';
 import { Terminal } from './repl/terminal.js';
 import { Conversation, type SessionChoice } from './sessions/conversation.js';
-import { openStore } from './sessions/open-store.js';
+import { type OpenedStore, openStore } from './sessions/open-store.js';
 
 /**
  * Runs every command but `--help` and `--version`: reads the configuration
@@ -49,6 +49,22 @@ async function run(args: CliArguments, config: CliConfig): Promise<number> {
   // stdout carries only the protocol: the server logs to stderr, at warn unless a level is set.
   if (args.command === 'acp') return (await import('./acp/run-acp.js')).runAcp(config, storeLogger);
   const store = await openStore(args.noSession ? 'memory:' : config.store, storeLogger);
+  try {
+    return await runCommand(args, config, store, { runLogger, storeLogger });
+  } finally {
+    // A database store's connections end with the command; a process never waits on them.
+    await store.close();
+  }
+}
+
+async function runCommand(
+  args: CliArguments,
+  config: CliConfig,
+  store: OpenedStore,
+  loggers: { runLogger: Logger | undefined; storeLogger: Logger },
+): Promise<number> {
+  const out = process.stdout;
+  const { runLogger, storeLogger } = loggers;
   const style = styleFor(out, process.env);
   switch (args.command) {
     case 'sessions-list':

@@ -32,7 +32,8 @@ Options:
   -s, --session <id|new>      resume a stored session, or start a new one ('new')
   -c, --continue              resume the latest session started in this folder
       --no-session            keep this conversation in memory only (every other is stored)
-      --store <path>          where sessions are stored (default ~/.local/share/agent-core/sessions)
+      --store <path|url>      where sessions are stored: a folder (default ~/.local/share/agent-core/sessions)
+                              or a postgres:// URL shared by every process that points at it
       --data-dir <dir>        the same as --store <dir>/sessions
       --context-window <n>    tokens of context for a model whose window is unknown
       --no-compact            never compact the history sent to the model

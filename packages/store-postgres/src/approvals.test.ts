@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from './migrate.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { startWorker } from './test-support/child-process.js';
-import { startTestServer, type TestServer } from './test-support/postgres-server.js';
+import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import { until } from './test-support/until.js';
 
 let server: TestServer;

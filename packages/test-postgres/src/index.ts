@@ -1,0 +1,2 @@
+export { quietPool, startTestServer } from './postgres-server.js';
+export type { TestServer } from './postgres-server.js';
