@@ -92,5 +92,10 @@ function promptTitle(message: AgentMessage): string {
 
 function shorten(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > summaryTitleLength ? `${flat.slice(0, summaryTitleLength - 1)}…` : flat;
+  if (flat.length <= summaryTitleLength) return flat;
+  let end = summaryTitleLength - 1;
+  // Never half of a character written as two code units (an emoji): a store may refuse the lone half.
+  const last = flat.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${flat.slice(0, end)}…`;
 }
