@@ -30,7 +30,10 @@ const created = responsesEvent({
 describe('an overloaded server inside a stream is overloaded, retryable', () => {
   it('chat: a data chunk holding the error', async () => {
     server.reply({
-      events: [chatChunk({ role: 'assistant', content: '' }), `data: ${JSON.stringify({ error: overloaded })}\n\n`],
+      events: [
+        chatChunk({ role: 'assistant', content: '' }),
+        `data: ${JSON.stringify({ error: overloaded })}\n\n`,
+      ],
     });
     const provider = openai({ apiKey: 'sk-test', baseURL: `${server.origin}/v1` });
     const error = finalError(await collectEvents(provider.stream(ask)));

@@ -35,19 +35,15 @@ describe('chat: the end of a stream', () => {
     expect(message.usage).toBeUndefined();
   });
 
-  it(
-    'ends after the usage chunk when the server holds the connection open after it',
-    async () => {
-      server.reply({ events: [...answer, usageChunk, chatDone], hang: true });
-      const closed = server.waitForClientClose();
-      const message = finalMessage(await collectEvents(provider().stream(ask)));
-      expect(message.content).toEqual([{ type: 'text', text: 'Hello!' }]);
-      // The provider closed the connection rather than leave it open.
-      await closed;
-    },
-    // Without the fix the stream waits for a connection that never ends: fail in seconds, not 30.
-    10_000,
-  );
+  it('ends after the usage chunk when the server holds the connection open after it', async () => {
+    server.reply({ events: [...answer, usageChunk, chatDone], hang: true });
+    const closed = server.waitForClientClose();
+    const message = finalMessage(await collectEvents(provider().stream(ask)));
+    expect(message.content).toEqual([{ type: 'text', text: 'Hello!' }]);
+    // The provider closed the connection rather than leave it open.
+    await closed;
+  }, // Without the fix the stream waits for a connection that never ends: fail in seconds, not 30.
+  10_000);
 
   it('still reports a connection dropped before finish_reason as a retryable network error', async () => {
     server.reply({ events: [chatChunk({ role: 'assistant', content: 'Hel' })], drop: true });
