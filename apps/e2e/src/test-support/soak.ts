@@ -15,8 +15,8 @@ export function propertyRuns(short: number, long: number): number {
 
 /**
  * fast-check's settings for a property: the run count, and the seed and path
- * from `AGENT_CORE_SEED` / `AGENT_CORE_PATH` to replay a failure (fast-check
- * prints both when a property fails).
+ * from `AGENT_CORE_SEED` / `AGENT_CORE_PATH` to replay a failure. A failing
+ * property prints its seed, its path and the shrunk counterexample.
  */
 export function propertySettings<T>(short: number, long: number): PropertyParameters<T> {
   const seed = Number(process.env.AGENT_CORE_SEED);
@@ -25,7 +25,13 @@ export function propertySettings<T>(short: number, long: number): PropertyParame
     numRuns: propertyRuns(short, long),
     ...(Number.isInteger(seed) ? { seed } : {}),
     ...(path === undefined || path === '' ? {} : { path }),
-    // The whole counterexample in the report, so a failure can be read without a rerun.
-    verbose: 1,
   };
+}
+
+/** A property test's time limit: generous, since a run that hangs fails on its own limit first. */
+export const propertyTimeoutMs = soak ? 60 * 60_000 : 120_000;
+
+/** Prints a test's figures in the soak run (or with `AGENT_CORE_REPORT=1`), for RELIABILITY.md. */
+export function report(title: string, body: string): void {
+  if (soak || process.env.AGENT_CORE_REPORT === '1') console.log(`${title}\n${body}`);
 }

@@ -93,7 +93,7 @@ export function chatRequestProblems(body: { messages?: ChatMessage[] }): string[
     if (
       message.role === 'assistant' &&
       open.length === 0 &&
-      (message.content === null || message.content === '')
+      (message.content === null || message.content === undefined)
     )
       problems.push(`message ${index}: an assistant message with neither content nor tool calls`);
   });
