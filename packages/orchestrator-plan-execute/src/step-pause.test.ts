@@ -28,7 +28,8 @@ function pausingAgent(abortInTool = false) {
       const text = typeof last?.content === 'string' ? last.content : '';
       if (/^Before doing anything|Write a new plan/m.test(text)) return plan;
       if (text.startsWith('All steps are done')) return { text: 'Deployed.' };
-      if (request.messages.some((message) => message.role === 'toolResult')) return { text: 'The deploy is done.' };
+      if (request.messages.some((message) => message.role === 'toolResult'))
+        return { text: 'The deploy is done.' };
       return { toolCalls: [{ name: 'deploy', input: { target: 'prod' } }] };
     },
   });
