@@ -3,7 +3,7 @@ import { parseReactReply, type ReactStep } from './parse-react-reply.js';
 
 // Replies a degenerate or manipulated model can write: long runs of one character where the
 // parser looks for a fence or trims a tool name. The old patterns backtracked: a fence followed
-// by 2,000 spaces took about 12 s (cubic), an Action line of 60,000 dots about 14 s (quadratic),
+// by 3,000 spaces took about 40 s (cubic), an Action line of 100,000 dots about 40 s (quadratic),
 // blocking the process meanwhile. A synchronous parse cannot be interrupted, so each case checks
 // its own time against a bound a thousand times above what a linear parse takes: it catches a
 // parser that hangs, it does not measure speed.
@@ -18,8 +18,8 @@ function timedParse(reply: string): ReactStep {
 }
 
 describe('parseReactReply on long runs of one character', () => {
-  it('an Action Input that opens a fence and then has 2,000 spaces', () => {
-    const step = timedParse(`Thought: go\nAction: read_note\nAction Input: \`\`\`${' '.repeat(2_000)}x`);
+  it('an Action Input that opens a fence and then has 3,000 spaces', () => {
+    const step = timedParse(`Thought: go\nAction: read_note\nAction Input: \`\`\`${' '.repeat(3_000)}x`);
     expect(step).toMatchObject({ type: 'malformed', problem: expect.stringContaining('not valid JSON') });
   });
 
@@ -30,11 +30,11 @@ describe('parseReactReply on long runs of one character', () => {
     expect(step).toMatchObject({ type: 'action', tool: 'read_note', input: { a: 1 } });
   });
 
-  it('an Action line of 60,000 dots before the tool name ends', () => {
-    expect(timedParse(`Action: ${'.'.repeat(60_000)}x y`).type).toBe('action');
+  it('an Action line of 100,000 dots before the tool name ends', () => {
+    expect(timedParse(`Action: ${'.'.repeat(100_000)}x y`).type).toBe('action');
   });
 
-  it('an Action line that ends in 60,000 dots', () => {
-    expect(timedParse(`Action: read_note ${'.'.repeat(60_000)}`)).toMatchObject({ type: 'action' });
+  it('an Action line that ends in 100,000 dots', () => {
+    expect(timedParse(`Action: read_note ${'.'.repeat(100_000)}`)).toMatchObject({ type: 'action' });
   });
 });
