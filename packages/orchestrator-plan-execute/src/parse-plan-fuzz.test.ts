@@ -1,7 +1,7 @@
 import { Agent, type AgentEvent } from '@agent-core/core';
 import { mock } from '@agent-core/provider-mock';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type PlanStep, parsePlan } from './parse-plan.js';
 import { isPlanExecuteEventOf } from './plan-events.js';
 import { planExecute } from './plan-execute.js';
@@ -12,6 +12,8 @@ import { planExecute } from './plan-execute.js';
 // size gives the run the same plan. `pnpm test:soak` runs many more cases.
 
 const soak = process.env.AGENT_CORE_SOAK === '1';
+// The soak run's many cases take minutes, not the default run's seconds.
+if (soak) vi.setConfig({ testTimeout: 60 * 60_000 });
 const seed = Number(process.env.AGENT_CORE_SEED);
 const settings = (short: number, long: number) => ({
   numRuns: soak ? long : short,

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type PlanParseResult, parsePlan } from './parse-plan.js';
 import { planText } from './plan-text.js';
+
+// The soak run's many cases take minutes, not the default run's seconds.
+if (process.env.AGENT_CORE_SOAK === '1') vi.setConfig({ testTimeout: 60 * 60_000 });
 
 // A plan reply with an opening code fence and then a long run of spaces made the fence pattern
 // backtrack in quadratic time (500,000 spaces: some 30 s, blocking the process). A synchronous

@@ -1,7 +1,7 @@
 import { Agent, type AgentEvent, defineTool } from '@agent-core/core';
 import { mock } from '@agent-core/provider-mock';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { parseReactReply } from './parse-react-reply.js';
 import { react } from './react.js';
@@ -13,6 +13,8 @@ import { ReactStreamSplitter } from './react-stream-splitter.js';
 // same history and streamed text. `pnpm test:soak` runs many more cases.
 
 const soak = process.env.AGENT_CORE_SOAK === '1';
+// The soak run's many cases take minutes, not the default run's seconds.
+if (soak) vi.setConfig({ testTimeout: 60 * 60_000 });
 const seed = Number(process.env.AGENT_CORE_SEED);
 const settings = (short: number, long: number) => ({
   numRuns: soak ? long : short,

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cleanToolName, unfenced } from './reply-text.js';
+
+// The soak run's many cases take minutes, not the default run's seconds.
+if (process.env.AGENT_CORE_SOAK === '1') vi.setConfig({ testTimeout: 60 * 60_000 });
 
 // The scans replaced regular expressions that backtracked over long runs of one character. On
 // short texts the expressions are quick, so they serve as the reference: for any short text made

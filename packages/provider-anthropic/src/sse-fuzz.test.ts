@@ -1,6 +1,6 @@
 import { type ModelEvent, ProviderError } from '@agent-core/core';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { anthropic } from './anthropic.js';
 import { fixture } from './test-support/anthropic-server.js';
 import { messageEnd, messageStart, textBlock } from './test-support/sse-builder.js';
@@ -13,6 +13,8 @@ import { messageEnd, messageStart, textBlock } from './test-support/sse-builder.
 // reach the parser exactly as cut. `pnpm test:soak` runs many more cases.
 
 const soak = process.env.AGENT_CORE_SOAK === '1';
+// The soak run's many cases take minutes, not the default run's seconds.
+if (soak) vi.setConfig({ testTimeout: 60 * 60_000 });
 const seed = Number(process.env.AGENT_CORE_SEED);
 const settings = (short: number, long: number) => ({
   numRuns: soak ? long : short,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type ModelEvent, ProviderError } from '@agent-core/core';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openai } from './openai.js';
 import { chatChunk, chatDone, responsesEvent } from './test-support/fake-openai-server.js';
 
@@ -13,6 +13,8 @@ import { chatChunk, chatDone, responsesEvent } from './test-support/fake-openai-
 // reach the parser exactly as cut. `pnpm test:soak` runs many more cases.
 
 const soak = process.env.AGENT_CORE_SOAK === '1';
+// The soak run's many cases take minutes, not the default run's seconds.
+if (soak) vi.setConfig({ testTimeout: 60 * 60_000 });
 const seed = Number(process.env.AGENT_CORE_SEED);
 const settings = (short: number, long: number) => ({
   numRuns: soak ? long : short,

@@ -42,8 +42,7 @@ describe('chat: the end of a stream', () => {
     expect(message.content).toEqual([{ type: 'text', text: 'Hello!' }]);
     // The provider closed the connection rather than leave it open.
     await closed;
-  }, // Without the fix the stream waits for a connection that never ends: fail in seconds, not 30.
-  10_000);
+  }, 10_000); // Without the fix the stream waits for a connection that never ends: fail in seconds, not 30.
 
   it('still reports a connection dropped before finish_reason as a retryable network error', async () => {
     server.reply({ events: [chatChunk({ role: 'assistant', content: 'Hel' })], drop: true });
