@@ -11,12 +11,7 @@ describe('capToolOutput', () => {
   it('cuts text blocks together, keeps images, and ends with the note', () => {
     const image = { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' };
     const capped = capToolOutput(
-      [
-        { type: 'text', text: 'abcd' },
-        image,
-        { type: 'text', text: 'efgh' },
-        { type: 'text', text: 'ijkl' },
-      ],
+      [{ type: 'text', text: 'abcd' }, image, { type: 'text', text: 'efgh' }, { type: 'text', text: 'ijkl' }],
       6,
     );
     expect(capped).toEqual([
