@@ -79,7 +79,7 @@ describe.each(['sequential', 'parallel'] as const)('agentic (%s) under random sc
           surroundingsArbitrary,
           (script, surroundings) => runScenario(adapter, script, surroundings, statistics),
         ),
-        propertySettings(30, 2000),
+        propertySettings(50, 2000),
       );
     },
     propertyTimeoutMs,

@@ -130,7 +130,7 @@ describe('plan-execute under random scripts', () => {
         fc.asyncProperty(scriptArbitrary, surroundingsArbitrary, (script, surroundings) =>
           runScenario(planExecuteAdapter, script, surroundings, statistics),
         ),
-        propertySettings(30, 2000),
+        propertySettings(50, 2000),
       );
     },
     propertyTimeoutMs,

@@ -132,7 +132,7 @@ describe('react under random scripts', () => {
           surroundingsArbitrary,
           (script, surroundings) => runScenario(reactAdapter, script, surroundings, statistics),
         ),
-        propertySettings(30, 2000),
+        propertySettings(50, 2000),
       );
     },
     propertyTimeoutMs,

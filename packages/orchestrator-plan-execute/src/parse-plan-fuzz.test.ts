@@ -14,10 +14,13 @@ import { planExecute } from './plan-execute.js';
 const soak = process.env.AGENT_CORE_SOAK === '1';
 // The soak run's many cases take minutes, not the default run's seconds.
 if (soak) vi.setConfig({ testTimeout: 60 * 60_000 });
+// A failure prints its seed and path: AGENT_CORE_SEED and AGENT_CORE_PATH replay it.
 const seed = Number(process.env.AGENT_CORE_SEED);
+const path = process.env.AGENT_CORE_PATH;
 const settings = (short: number, long: number) => ({
   numRuns: soak ? long : short,
   ...(Number.isInteger(seed) ? { seed } : {}),
+  ...(path === undefined || path === '' ? {} : { path }),
 });
 
 const word = fc.constantFrom(
