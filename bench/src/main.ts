@@ -7,9 +7,10 @@ import { allFrameworks, reactPending } from './frameworks/all-frameworks.js';
 import { median } from './measure.js';
 import { renderResults } from './report.js';
 import type { BenchResults, ColdImportResult, FrameworkResult, StreamParsingResult } from './results.js';
+import { measureAcpTransport } from './workloads/acp-transport.js';
 
 // `pnpm bench`: runs every workload, prints the tables and writes them into README.md.
-// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 7, default all), --budget ms
+// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 8, default all), --budget ms
 // (per cell, default 1000), --save-as name (also keep the results as results/<name>.json, e.g.
 // `before`), --skip-import, --skip-stream.
 
@@ -107,6 +108,11 @@ async function streamParsing(): Promise<StreamParsingResult[]> {
   return JSON.parse(readFileSync(out, 'utf8')) as StreamParsingResult[];
 }
 
+function acpTransport() {
+  process.stderr.write('workload 8 (serving over ACP)\n');
+  return measureAcpTransport();
+}
+
 function cpuName(): string {
   return cpus()[0]?.model.trim() ?? 'unknown CPU';
 }
@@ -125,6 +131,7 @@ const results: BenchResults = {
   frameworks,
   coldImport: argv.includes('--skip-import') || !runs('5') ? [] : await coldImports(),
   streamParsing: argv.includes('--skip-stream') || !runs('7') ? [] : await streamParsing(),
+  ...(runs('8') ? { acpTransport: await acpTransport() } : {}),
   pending:
     reactPending === undefined
       ? []

@@ -371,6 +371,36 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
     ),
   );
 
+  const acp = results.acpTransport;
+  if (acp !== undefined) {
+    parts.push(
+      `### 8. Serving over ACP\n\nThe same agent (orchestrator-agentic, a model that stamps each text delta with the time it made it) driven in this process, a listener reading each \`text_delta\`, and behind \`serveAcp\` in a child process, read by the official ACP client over its stdio as \`agent_message_chunk\`s. Latency: ${acp.paced} deltas, one every 2 ms; throughput: ${acp.flood} deltas as fast as the model makes them; ${acp.rounds} alternating rounds of each.\n`,
+    );
+    const row = (label: string, side: typeof acp.acp) => [
+      label,
+      `${number(side.firstDeltaMs, 3)} ms`,
+      `${number(side.medianMs, 3)} ms`,
+      `${number(side.p99Ms, 3)} ms`,
+      number(side.deltasPerSecond, 0),
+    ];
+    parts.push(
+      table(
+        ['reader', 'first delta', 'per delta, median', 'per delta, p99', 'deltas/s (flood)'],
+        [
+          row('in process', acp.inProcess),
+          row('through ACP (stdio)', acp.acp),
+          [
+            'added by the transport',
+            `${number(acp.acp.firstDeltaMs - acp.inProcess.firstDeltaMs, 3)} ms`,
+            `${number(acp.acp.medianMs - acp.inProcess.medianMs, 3)} ms`,
+            `${number(acp.acp.p99Ms - acp.inProcess.p99Ms, 3)} ms`,
+            '',
+          ],
+        ],
+      ),
+    );
+  }
+
   if (before !== undefined) parts.push(renderBeforeAfter(before, results));
   parts.push(
     '¹ One sample: the run alone took longer than the time budget of a cell, so its first run after the smaller sizes is reported.',

@@ -41,6 +41,26 @@ export interface StreamParsingResult {
   modelEvents: number;
 }
 
+/** One side of workload 8: the agent driven in process, or through `serveAcp` in a child process. */
+export interface AcpTransportSide {
+  /** Median time from the model making its first delta to the reader getting it, ms. */
+  firstDeltaMs: number;
+  /** Median and 99th percentile of every paced delta's time to its reader, ms. */
+  medianMs: number;
+  p99Ms: number;
+  /** Deltas per second read in the flood, first made to last read (median round). */
+  deltasPerSecond: number;
+}
+
+/** Workload 8: what serving an agent over the Agent Client Protocol adds. */
+export interface AcpTransportResult {
+  rounds: number;
+  paced: number;
+  flood: number;
+  inProcess: AcpTransportSide;
+  acp: AcpTransportSide;
+}
+
 /** Everything one `pnpm bench` measured. */
 export interface BenchResults {
   date: string;
@@ -48,5 +68,7 @@ export interface BenchResults {
   frameworks: FrameworkResult[];
   coldImport: ColdImportResult[];
   streamParsing: StreamParsingResult[];
+  /** Absent in results from before workload 8 existed, or when it was not run. */
+  acpTransport?: AcpTransportResult;
   pending: string[];
 }

@@ -30,7 +30,19 @@ const bytesStore = new FileSessionStore({ root: join(root, 'bytes') });
 const scenario: Scenario = { steps: 10, deltas: 0, callsPerStep: 1, toolDelayMs: 0, iterate: false };
 // A fresh scripted model per prompt replays the 10 steps; the history keeps growing.
 let current = scriptedProvider(scenario);
-const replay: Provider = { name: 'scripted', stream: (request, options) => current.stream(request, options) };
+let prompts = 0;
+// Each prompt's calls get ids of their own: a reply reusing an id of the history is refused.
+const replay: Provider = {
+  name: 'scripted',
+  async *stream(request, options) {
+    for await (const event of current.stream(request, options)) {
+      if (event.type === 'done')
+        for (const block of event.message.content)
+          if (block.type === 'toolCall') block.id = `p${prompts}_${block.id}`;
+      yield event;
+    }
+  },
+};
 const manager = new SessionManager({
   store: bytesStore,
   agentOptions: () => ({
@@ -44,7 +56,10 @@ const manager = new SessionManager({
 const long = await manager.create({ id: 'long' });
 for (let prompt = 0; prompt < 100; prompt++) {
   current = scriptedProvider(scenario);
-  await long.prompt(promptText).result();
+  prompts++;
+  const result = await long.prompt(promptText).result();
+  if (result.terminateReason !== 'completed')
+    throw new Error(`prompt ${prompt} ended ${result.terminateReason}: ${result.error?.message}`);
 }
 const historyBytes = Buffer.byteLength(JSON.stringify(long.messages));
 const steps = long.messages.filter((message) => message.role === 'assistant').length;

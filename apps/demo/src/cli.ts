@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
 import { AgentError, type AgentRun, type Logger, stderrLogger } from '@agent-core/core';
 import { FileSessionStore } from '@agent-core/store-file';
+import { runAcp } from './acp/run-acp.js';
 import { agentOptions } from './agent-options.js';
 import type { Ask } from './approve-tool-call.js';
 import { sessionsDirectory } from './data-dir.js';
@@ -26,6 +27,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${manifest.version}\n`);
     return 0;
   }
+  if (args.command === 'acp') return runAcp(args);
   const root = sessionsDirectory(args.dataDir, process.env);
   // The run's records only with --log-level; the store's warnings (a corrupt file) always.
   const runLogger: Logger | undefined = args.logLevel === undefined ? undefined : stderrLogger(args.logLevel);

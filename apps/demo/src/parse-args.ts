@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 
 /** What the command line asked for. */
 export interface CliArguments {
-  command: 'chat' | 'repl' | 'sessions-list' | 'help' | 'version';
+  command: 'chat' | 'repl' | 'sessions-list' | 'acp' | 'help' | 'version';
   prompt: string;
   provider: string | undefined;
   model: string | undefined;
@@ -50,13 +50,14 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   else if (values.version === true) command = 'version';
   else if (first === undefined) command = 'repl';
   else if (first === 'chat') command = 'chat';
+  else if (first === 'acp' && rest.length === 0) command = 'acp';
   else if (first === 'sessions') {
     if (rest[0] !== 'list' || rest.length > 1)
       throw new UsageError(`Unknown sessions command '${rest.join(' ')}'. Use: agent-core sessions list`);
     command = 'sessions-list';
   } else
     throw new UsageError(
-      `Unknown command '${first}'. Commands: chat "<prompt>", sessions list, or no command for the REPL.`,
+      `Unknown command '${first}'. Commands: chat "<prompt>", sessions list, acp, or no command for the REPL.`,
     );
   const prompt = command === 'chat' ? rest.join(' ').trim() : '';
   if (command === 'chat' && prompt === '')
@@ -133,6 +134,8 @@ Usage:
                                          except commands (/reset, /resume, /exit), which never reach the model
   agent-core sessions list [--data-dir <dir>]
                                          stored sessions, newest first: id, updated, status, messages, title
+  agent-core acp [options]               serve the agent to an editor (Zed, JetBrains, Neovim) over the
+                                         Agent Client Protocol on stdin/stdout; sessions under --data-dir
 
 Options:
   -p, --provider <name>       mock (offline), anthropic or openai

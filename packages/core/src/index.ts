@@ -31,7 +31,7 @@ export type { DefinitionIssue } from './errors/agent-definition-error.js';
 export { AgentInputError } from './errors/agent-input-error.js';
 export { OutputValidationError } from './errors/output-validation-error.js';
 export { SubagentError } from './errors/subagent-error.js';
-export { ToolPauseRequest } from './errors/tool-pause-request.js';
+export { ToolPauseRequest } from './governance/tool-pause-request.js';
 export { ContextOverflowError } from './errors/context-overflow-error.js';
 export type { ContextOverflowDetails } from './errors/context-overflow-error.js';
 
@@ -59,7 +59,9 @@ export type { ProviderErrorKind, ProviderErrorOptions } from './provider/provide
 export type {
   AnyTool,
   Tool,
+  ToolAgent,
   ToolContext,
+  ToolEventInput,
   ToolResume,
   ToolInputCheck,
   ToolOutput,
@@ -69,7 +71,7 @@ export type {
 export { defineTool } from './tool/define-tool.js';
 export { toolContext } from './tool/tool-context.js';
 export type { ToolDefinition } from './tool/define-tool.js';
-export { ToolRegistry } from './tool/tool-registry.js';
+export { ToolRegistry } from './registry/tool-registry.js';
 export { validateJsonSchema } from './tool/validate-json-schema.js';
 
 export type {
@@ -103,7 +105,7 @@ export type {
   ToolPackFactory,
 } from './registry/registries.js';
 
-export type { AgentResult, TerminateReason, ToolCallRecord } from './agent/agent-result.js';
+export type { AgentResult, TerminateReason, ToolCallRecord } from './result/agent-result.js';
 export type {
   AgentEvent,
   AgentEventBodies,
@@ -121,14 +123,15 @@ export type { AgentListener } from './agent/agent.js';
 export type { PromptOptions } from './agent/prompt-options.js';
 export type { PromptInput } from './agent/prompt-input.js';
 export { AgentRun } from './agent/agent-run.js';
+export type { AgentHooks, AgentOptions } from './agent/agent-options.js';
 export type {
-  AgentHooks,
-  AgentOptions,
+  RunHooks,
   RunLimits,
+  RunOptions,
   SystemPromptContext,
   SystemPromptSource,
   ToolCallDecision,
-} from './agent/agent-options.js';
+} from './loop/run-options.js';
 export type { RetryPolicy } from './loop/retry-policy.js';
 export type { LogFields, Logger } from './logger/logger.js';
 export { silentLogger, stderrLogger } from './logger/logger.js';
@@ -165,7 +168,7 @@ export { parseIntents } from './governance/intent.js';
 export type { Intent } from './governance/intent.js';
 export { inputHash } from './governance/input-hash.js';
 export { canonicalJson } from './governance/canonical-json.js';
-export type { BeforeRunContext, BeforeRunHook } from './governance/prepare-run.js';
+export type { BeforeRunContext, BeforeRunHook } from './agent/prepare-run.js';
 
 export { InvalidSessionIdError } from './errors/invalid-session-id-error.js';
 export { SessionBusyError } from './errors/session-busy-error.js';
@@ -199,7 +202,7 @@ export { compareSummaries, pageOfSummaries } from './session/list-cursor.js';
 export { advanceSummary, summaryOf, summaryTitleLength } from './session/session-summary.js';
 export type { SessionSummary } from './session/session-summary.js';
 export { MemorySessionStore } from './session/memory-session-store.js';
-export type { RunJournal } from './session/run-journal.js';
+export type { RunJournal } from './loop/run-journal.js';
 export { SessionJournal } from './session/session-journal.js';
 export type { SessionJournalOptions } from './session/session-journal.js';
 export { repairInterrupted, replayRecords, restoreSession } from './session/restore-session.js';
@@ -218,8 +221,8 @@ export { estimateTextTokens, estimateTokens } from './context/token-counter.js';
 export type { TokenCounter } from './context/token-counter.js';
 export { compactMessages } from './context/compact-messages.js';
 export type { CompactMessagesInput, CompactionPlan, PinnedMessage } from './context/compact-messages.js';
-export { compactionToMessage, isCompactionMessage } from './context/compaction-message.js';
-export type { CompactionMessage } from './context/compaction-message.js';
+export { compactionToMessage, isCompactionMessage } from './messages/compaction-message.js';
+export type { CompactionMessage } from './messages/compaction-message.js';
 export { modelSummarizer } from './context/model-summarizer.js';
 export type { ModelSummarizerOptions } from './context/model-summarizer.js';
 
@@ -238,7 +241,7 @@ export type { PromptLayers } from './system-prompt/prompt-layers.js';
 export { renderTemplate } from './system-prompt/render-template.js';
 export { TemplateError } from './errors/template-error.js';
 
-export type { TraceContext } from './observability/trace-context.js';
+export type { TraceContext } from './trace/trace-context.js';
 export {
   formatTraceparent,
   isSpanId,
@@ -246,7 +249,7 @@ export {
   parseTraceparent,
   randomSpanId,
   randomTraceId,
-} from './observability/trace-context.js';
-export type { RedactOptions } from './observability/redact-secrets.js';
-export { redactSecrets, redactedText } from './observability/redact-secrets.js';
-export type { RunMetrics, ToolMetrics } from './observability/run-metrics.js';
+} from './trace/trace-context.js';
+export type { RedactOptions } from './logger/redact-secrets.js';
+export { redactSecrets, redactedText } from './logger/redact-secrets.js';
+export type { RunMetrics, ToolMetrics } from './result/run-metrics.js';

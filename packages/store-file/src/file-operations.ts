@@ -7,6 +7,14 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, truncate, unlink } fr
  */
 export interface FileOperations {
   readFile(path: string): Promise<Buffer>;
+  /** The bytes of `path` from offset `start` to its end (empty when `start` is at or past the end). */
+  readFrom(path: string, start: number): Promise<Buffer>;
+  /**
+   * A string that names the file now at `path` and changes whenever it is
+   * replaced or written (its device, inode and change time); undefined when
+   * there is none. A lease holder compares it before each write, a stat instead of a read.
+   */
+  identity(path: string): Promise<string | undefined>;
   /** The file's length in bytes; 0 when it does not exist. */
   size(path: string): Promise<number>;
   /** Creates `path` (it must not exist), writes `data` and fsyncs it. */
@@ -16,6 +24,14 @@ export interface FileOperations {
    * and writes `data`, without fsync: for lock, lease and summary files, which need no durability.
    */
   createExclusive(path: string, data: string): Promise<void>;
+  /**
+   * Opens `path`, reads it, and when `accept(text)` holds writes `data` over
+   * it in place, through that same open file, without fsync: for renewing a
+   * lease, whose new text has the old one's length. A file put in its place
+   * after the open is never written. Resolves whether it wrote; rejects with
+   * code `ENOENT` when there is no file.
+   */
+  rewriteIf(path: string, data: string, accept: (current: string) => boolean): Promise<boolean>;
   /** Appends `data` to `path` (creating it) and fsyncs it. */
   append(path: string, data: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
@@ -31,6 +47,32 @@ export interface FileOperations {
 /** The real file system (`node:fs/promises`). */
 export const nodeFileOperations: FileOperations = {
   readFile: (path) => readFile(path),
+  async readFrom(path, start) {
+    const handle = await open(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      const length = Math.max(0, size - start);
+      const buffer = Buffer.alloc(length);
+      let offset = 0;
+      while (offset < length) {
+        const { bytesRead } = await handle.read(buffer, offset, length - offset, start + offset);
+        if (bytesRead === 0) break;
+        offset += bytesRead;
+      }
+      return buffer.subarray(0, offset);
+    } finally {
+      await handle.close();
+    }
+  },
+  async identity(path) {
+    try {
+      const found = await stat(path, { bigint: true });
+      return `${found.dev}:${found.ino}:${found.ctimeNs}`;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  },
   async size(path) {
     try {
       return (await stat(path)).size;
@@ -52,6 +94,19 @@ export const nodeFileOperations: FileOperations = {
     const handle = await open(path, 'wx');
     try {
       await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+  },
+  async rewriteIf(path, data, accept) {
+    const handle = await open(path, 'r+');
+    try {
+      const current = await handle.readFile();
+      if (!accept(current.toString('utf8'))) return false;
+      const bytes = Buffer.from(data, 'utf8');
+      await handle.write(bytes, 0, bytes.length, 0);
+      if (bytes.length < current.length) await handle.truncate(bytes.length);
+      return true;
     } finally {
       await handle.close();
     }

@@ -31,7 +31,17 @@ async function rootWith(id: string): Promise<string> {
 sessionStoreConformance(
   async () => new FileSessionStore({ root: await root() }),
   { test, describe },
-  { leases: true },
+  {
+    leases: true,
+    reopen: (store) => new FileSessionStore({ root: (store as FileSessionStore).root }),
+    // Leases taken as a process that has exited: every other store sees a crashed holder.
+    stoppedHolder: (store) =>
+      new FileSessionStore({
+        root: (store as FileSessionStore).root,
+        processId: deadPid(),
+        logger: recordingLogger().logger,
+      }),
+  },
 );
 
 function runText(holder: { pid: number; host: string; at: Date; token?: string }): string {

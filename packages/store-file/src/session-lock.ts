@@ -1,8 +1,18 @@
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { type Logger, SessionStorageError } from '@agent-core/core';
 import type { FileOperations } from './file-operations.js';
+import { type HeldLock, holdLock } from './held-lock.js';
+import {
+  describeHolder,
+  holderText,
+  isStaleHolder,
+  type LockOwner,
+  parseHolder,
+  readLockFile,
+} from './lock-file.js';
 import { errorCode, storageError } from './storage-error.js';
+
+export type { HeldLock } from './held-lock.js';
 
 /** Options of `SessionLock`. */
 export interface SessionLockOptions {
@@ -10,6 +20,8 @@ export interface SessionLockOptions {
   file?: string;
   /** What warnings call the file. Default `session lock`. */
   label?: string;
+  /** Who takes the lock: this store's `processId` on this host. */
+  owner: LockOwner;
   /** How long to wait for another holder before giving up; 0 tries once. */
   timeoutMs: number;
   /** A lock older than this is broken, whoever holds it. */
@@ -25,32 +37,20 @@ export interface SessionLockOptions {
    * Default: `SessionStorageError` (`locked`) naming the lock file.
    */
   busy?: (holder: string, folder: string) => Error;
+  /** The error a held lock's `confirm()` throws once another holder has it; default a `SessionStorageError`. */
+  lost?: (detail: string, folder: string) => Error;
+  /** The error a held lock's `confirm()` throws after its release. */
+  released?: (folder: string) => Error;
   logger: Logger;
 }
 
-/** A lock this process holds, from `SessionLock.acquire`. */
-export interface HeldLock {
-  /**
-   * Stops the heartbeat and removes the file if it still holds this holder's
-   * token (one broken as stale now belongs to someone else). Calling it again does nothing.
-   */
-  release(): Promise<void>;
-}
-
-/** What a lock file holds: who took it, when (or last renewed it), and a token only the holder knows. */
-interface LockHolder {
-  pid: number;
-  host: string;
-  at: string;
-  token?: string;
-}
+/** Who holds a lock now, as `SessionLock.inspect` sees it. */
+export type LockState = 'free' | 'live' | 'stale';
 
 /** A holder that wrote its lock file leaves it readable within microseconds; one still unreadable this long stopped between create and write. */
 const unreadableGraceMs = 1000;
 const firstDelayMs = 2;
 const maxDelayMs = 50;
-/** `setInterval` takes at most a signed 32-bit delay; a longer one fires at once. */
-const maxIntervalMs = 2 ** 31 - 1;
 
 /**
  * A lock per session folder, across processes: the file `<folder>/<file>`,
@@ -66,7 +66,6 @@ export class SessionLock {
   readonly #options: SessionLockOptions;
   readonly #file: string;
   readonly #label: string;
-  readonly #host = hostname();
 
   constructor(files: FileOperations, options: SessionLockOptions) {
     this.#files = files;
@@ -106,10 +105,10 @@ export class SessionLock {
     let unreadableSince: number | undefined;
     let madeFolder = false;
     for (;;) {
-      const mine = this.#text(token);
+      const takenAt = new Date();
       try {
-        await files.createExclusive(path, mine);
-        return this.#hold(folder, path, token);
+        await files.createExclusive(path, holderText(this.#options.owner, token, takenAt));
+        return this.#hold(folder, token, takenAt);
       } catch (error) {
         const code = errorCode(error);
         if (code === 'ENOENT' && !options.createFolder) return undefined;
@@ -121,7 +120,7 @@ export class SessionLock {
         }
         if (code !== 'EEXIST') throw storageError(path, error);
       }
-      const seen = await this.#read(path);
+      const seen = await readLockFile(files, path);
       if (seen === undefined) continue;
       const holder = parseHolder(seen);
       if (holder === undefined) unreadableSince ??= Date.now();
@@ -129,13 +128,13 @@ export class SessionLock {
       if (
         holder === undefined
           ? Date.now() - (unreadableSince as number) > unreadableGraceMs
-          : this.#isStale(holder)
+          : isStaleHolder(holder, this.#options.staleMs, this.#options.owner.host)
       ) {
         await this.#breakStale(folder, path, seen);
         continue;
       }
       if (holder !== undefined && Date.now() >= deadline) {
-        const who = `process ${holder.pid} on ${holder.host} (since ${holder.at})`;
+        const who = describeHolder(holder);
         throw this.#options.busy === undefined
           ? new SessionStorageError(
               path,
@@ -149,29 +148,55 @@ export class SessionLock {
     }
   }
 
-  /** Whether a live process other than this one holds the lock of `folder` now. */
+  /** Whether a live process other than this store's own holds the lock of `folder` now. */
   async heldElsewhere(folder: string): Promise<boolean> {
-    const holder = parseHolder((await this.#read(join(folder, this.#file))) ?? '');
-    if (holder === undefined) return false;
-    if (holder.pid === process.pid && holder.host === this.#host) return false;
-    return !this.#isStale(holder);
+    const text = await readLockFile(this.#files, join(folder, this.#file));
+    if (text === undefined) return false;
+    const holder = parseHolder(text);
+    // A file read while its holder writes it: not proof that no one holds it.
+    if (holder === undefined) return true;
+    const owner = this.#options.owner;
+    if (holder.pid === owner.pid && holder.host === owner.host) return false;
+    return !isStaleHolder(holder, this.#options.staleMs, owner.host);
   }
 
-  #text(token: string): string {
-    return JSON.stringify({ pid: process.pid, host: this.#host, at: new Date().toISOString(), token });
+  /**
+   * Whether the lock of `folder` is held now: `free` (no file), `live` (a
+   * holder that may still be running, this process included, or a file being
+   * written), or `stale` (its holder stopped, so a contender would break it).
+   */
+  async inspect(folder: string): Promise<LockState> {
+    const text = await readLockFile(this.#files, join(folder, this.#file));
+    if (text === undefined) return 'free';
+    const holder = parseHolder(text);
+    if (holder === undefined) return 'live';
+    return isStaleHolder(holder, this.#options.staleMs, this.#options.owner.host) ? 'stale' : 'live';
   }
 
-  #isStale(holder: LockHolder): boolean {
-    const age = Date.now() - Date.parse(holder.at);
-    if (!(age <= this.#options.staleMs)) return true;
-    if (holder.host !== this.#host) return false;
-    try {
-      process.kill(holder.pid, 0);
-      return false;
-    } catch (error) {
-      // EPERM: alive, owned by another user.
-      return errorCode(error) === 'ESRCH';
-    }
+  #hold(folder: string, token: string, takenAt: Date): HeldLock {
+    const options = this.#options;
+    return holdLock({
+      files: this.#files,
+      folder,
+      file: this.#file,
+      label: this.#label,
+      token,
+      owner: options.owner,
+      takenAt,
+      staleMs: options.staleMs,
+      heartbeat: options.heartbeat === true,
+      logger: options.logger,
+      lost: (detail) =>
+        options.lost?.(detail, folder) ??
+        new SessionStorageError(
+          join(folder, this.#file),
+          'locked',
+          `this ${this.#label} was lost: ${detail}`,
+        ),
+      released: () =>
+        options.released?.(folder) ??
+        new SessionStorageError(join(folder, this.#file), 'io', `this ${this.#label} was already released`),
+    });
   }
 
   /**
@@ -188,7 +213,7 @@ export class SessionLock {
       if (errorCode(error) === 'ENOENT') return;
       throw storageError(path, error);
     }
-    const taken = await this.#read(aside);
+    const taken = await readLockFile(this.#files, aside);
     if (taken !== undefined && taken !== seen) {
       await this.#files.createExclusive(path, taken).catch(() => {
         this.#options.logger.warn(`a live ${this.#label} was moved aside and could not be put back`, {
@@ -201,91 +226,6 @@ export class SessionLock {
     await this.#files.unlink(aside).catch(() => {});
   }
 
-  /** The handle of a lock just taken, with its heartbeat started if the options ask for one. */
-  #hold(folder: string, path: string, token: string): HeldLock {
-    const files = this.#files;
-    const logger = this.#options.logger;
-    const label = this.#label;
-    /** Whether the file still holds our token; undefined when it cannot be read. */
-    const ours = async (): Promise<boolean | undefined> => {
-      try {
-        return parseHolder((await this.#read(path)) ?? '')?.token === token;
-      } catch {
-        return undefined;
-      }
-    };
-    let timer: ReturnType<typeof setInterval> | undefined;
-    let beating: Promise<void> | undefined;
-    let released: Promise<void> | undefined;
-    const stop = () => {
-      if (timer !== undefined) clearInterval(timer);
-      timer = undefined;
-    };
-    // Renews `at` through a temp file and a rename, so a contender never reads a half-written holder.
-    const renew = async (): Promise<void> => {
-      const still = await ours();
-      if (timer === undefined) return;
-      if (still === false) {
-        stop();
-        // Broken as stale by another process (or the session deleted): renewing would take it from its new holder.
-        logger.warn(`a held ${label} was taken over or removed; it is no longer renewed`, { path });
-        return;
-      }
-      if (still === undefined) {
-        logger.warn(`a held ${label} could not be read to renew it; retrying at the next beat`, { path });
-        return;
-      }
-      const temporary = join(folder, `${this.#file}.${globalThis.crypto.randomUUID()}.tmp`);
-      try {
-        await files.createExclusive(temporary, this.#text(token));
-        await files.rename(temporary, path);
-      } catch (error) {
-        await files.unlink(temporary).catch(() => {});
-        logger.warn(`a held ${label} could not be renewed; retrying at the next beat`, {
-          path,
-          error: String(error),
-        });
-      }
-    };
-    if (this.#options.heartbeat === true) {
-      const every = Math.max(1, Math.min(this.#options.staleMs / 3, maxIntervalMs));
-      timer = setInterval(() => {
-        // One beat at a time: a slow disk skips beats rather than piling them up.
-        if (beating !== undefined) return;
-        beating = renew().finally(() => {
-          beating = undefined;
-        });
-      }, every);
-      // The heartbeat never keeps a process alive on its own.
-      timer.unref();
-    }
-    return {
-      release() {
-        released ??= (async () => {
-          stop();
-          // A beat in flight could put the file back after we remove it: let it finish first.
-          await beating;
-          // A lock broken as stale while this process held it now belongs to someone else: leave theirs.
-          if ((await ours()) !== true) return;
-          await files.unlink(path).catch((error: unknown) => {
-            logger.warn(`a ${label} could not be removed`, { path, error: String(error) });
-          });
-        })();
-        return released;
-      },
-    };
-  }
-
-  /** The lock file's text, or undefined when it is gone. */
-  async #read(path: string): Promise<string | undefined> {
-    try {
-      return (await this.#files.readFile(path)).toString('utf8');
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return undefined;
-      throw storageError(path, error);
-    }
-  }
-
   async #mkdir(folder: string): Promise<void> {
     try {
       await this.#files.mkdir(folder);
@@ -293,13 +233,4 @@ export class SessionLock {
       throw storageError(folder, error);
     }
   }
-}
-
-function parseHolder(text: string): LockHolder | undefined {
-  try {
-    const value = JSON.parse(text) as Partial<LockHolder>;
-    if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.at === 'string')
-      return value as LockHolder;
-  } catch {}
-  return undefined;
 }

@@ -5,16 +5,24 @@ import type { FileOperations } from './file-operations.js';
 /**
  * `<root>/<id>/summary.json`: what `list` shows of a session, so a listing
  * reads a few hundred bytes per session rather than its whole history.
- * It is derived from `session.json` and never the truth: `load` always reads
- * the snapshot, and `list` reads the snapshot whenever this file is missing,
- * malformed, or was written for a snapshot of another length.
+ * It is derived from `session.json` and `events.jsonl` and never the truth:
+ * `load` always reads the snapshot, and `list` reads the snapshot and the log
+ * whenever this file is missing, malformed, or was written for a snapshot of
+ * another length or a log longer than the one there now.
  */
 export const summaryFileName = 'summary.json';
 
-/** `snapshotBytes` is the length of the `session.json` it was written with, so a snapshot replaced without it is noticed by a stat. */
-interface SummaryFile {
+/**
+ * The file's content. `snapshotBytes` is the length of the `session.json` it
+ * was written with, so a snapshot replaced without it is noticed by a stat;
+ * `logBytes` and `logSeq` say how much of `events.jsonl` it includes, so the
+ * records appended since can be read from there and folded in.
+ */
+export interface SummaryFile {
   version: number;
   snapshotBytes: number;
+  logBytes: number;
+  logSeq: number;
   summary: SessionSummary;
 }
 
@@ -28,21 +36,20 @@ const statuses: Record<SessionStatus, true> = {
 };
 
 /**
- * Replaces `<folder>/summary.json` with a temp file and a rename, after the
- * snapshot it sums up is stored. Returns the bytes written. A failure only
- * warns, removes the temp file and the older summary (so `list` reads the
- * snapshot instead), and returns 0: the snapshot is stored, so the save stands.
+ * Replaces `<folder>/summary.json` with a temp file and a rename, after what
+ * it sums up is stored. Returns the bytes written. A failure only warns,
+ * removes the temp file and the older summary (so `list` reads the snapshot
+ * instead), and returns 0: what it sums up is stored, so the write stands.
  */
 export async function writeSummaryFile(
   files: FileOperations,
   folder: string,
-  summary: SessionSummary,
-  snapshotBytes: number,
+  content: SummaryFile,
   logger: Logger,
 ): Promise<number> {
   const path = join(folder, summaryFileName);
   const temporary = join(folder, `.${summaryFileName}.${globalThis.crypto.randomUUID()}.tmp`);
-  const data = JSON.stringify({ version: summary.version, snapshotBytes, summary } satisfies SummaryFile);
+  const data = JSON.stringify(content);
   try {
     // No fsync: a summary lost or torn by a power cut is rebuilt from session.json, which is fsynced.
     await files.createExclusive(temporary, data);
@@ -59,25 +66,24 @@ export async function writeSummaryFile(
   }
 }
 
+/** Removes `<folder>/summary.json`, so `list` reads the snapshot and the log until the next write puts one back. */
+export async function removeSummaryFile(files: FileOperations, folder: string): Promise<void> {
+  await files.unlink(join(folder, summaryFileName)).catch(() => {});
+}
+
 /**
- * The summary stored for session `id` in `folder`, or undefined when there is
- * none to trust: the file is missing, unreadable or malformed, or
- * `session.json` no longer has the length it was written with (a crash
- * between the two renames, a snapshot restored by hand). The caller then
- * reads the snapshot.
+ * The summary file of session `id` in `folder`, or undefined when it is
+ * missing, unreadable or malformed (or written by an earlier version, without
+ * `logBytes`). Whether it still fits the files beside it is the caller's to check.
  */
 export async function readSummaryFile(
   files: FileOperations,
   folder: string,
   id: string,
-): Promise<SessionSummary | undefined> {
+): Promise<SummaryFile | undefined> {
   try {
     const text = (await files.readFile(join(folder, summaryFileName))).toString('utf8');
-    const stored = wellFormed(JSON.parse(text), id);
-    if (stored === undefined) return undefined;
-    // A stat, not a read: cheap next to parsing the snapshot.
-    if ((await files.size(join(folder, 'session.json'))) !== stored.snapshotBytes) return undefined;
-    return stored.summary;
+    return wellFormed(JSON.parse(text), id);
   } catch {
     return undefined;
   }
@@ -86,7 +92,7 @@ export async function readSummaryFile(
 /** The file's content checked field by field; a fresh summary holding only the summary's fields. */
 function wellFormed(raw: unknown, id: string): SummaryFile | undefined {
   if (!isObject(raw) || !isObject(raw.summary)) return undefined;
-  const { version, snapshotBytes } = raw;
+  const { version, snapshotBytes, logBytes, logSeq } = raw;
   const { status, createdAt, updatedAt, metadata, messageCount, title, pendingApprovalCount } = raw.summary;
   if (
     typeof version !== 'number' ||
@@ -96,6 +102,8 @@ function wellFormed(raw: unknown, id: string): SummaryFile | undefined {
     typeof snapshotBytes !== 'number' ||
     !Number.isInteger(snapshotBytes) ||
     snapshotBytes < 1 ||
+    !isCount(logBytes) ||
+    !isCount(logSeq) ||
     raw.summary.id !== id ||
     typeof status !== 'string' ||
     !Object.hasOwn(statuses, status) ||
@@ -110,6 +118,8 @@ function wellFormed(raw: unknown, id: string): SummaryFile | undefined {
   return {
     version,
     snapshotBytes,
+    logBytes,
+    logSeq,
     summary: {
       id,
       status: status as SessionStatus,

@@ -3,8 +3,9 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ConfigError, defineTool, type Tool } from '@agent-core/core';
 import { z } from 'zod';
-import type { OutputCapture } from './output-capture.js';
+import { OutputCapture } from './output-capture.js';
 import { type CommandOutcome, runCommand } from './run-command.js';
+import type { ShellRunner } from './shell-runner.js';
 import { buildShellEnvironment } from './shell-environment.js';
 
 /** Options of `shellTool`. */
@@ -23,6 +24,11 @@ export interface ShellToolOptions {
   shell?: string;
   /** Time between SIGTERM and SIGKILL when a command is stopped, in milliseconds. Default 2000. */
   killGraceMs?: number;
+  /**
+   * Runs each command somewhere else than a local child process, such as an
+   * editor's terminal. Default: a local process group, as described above.
+   */
+  runner?: ShellRunner;
 }
 
 const shellInput = z.object({
@@ -75,6 +81,27 @@ function describeEnd(outcome: CommandOutcome): string {
   return `exit code ${outcome.exitCode} (the command failed)`;
 }
 
+/** Runs a command through a `ShellRunner`, capturing its text as a local run would. */
+async function runElsewhere(
+  runner: ShellRunner,
+  request: Parameters<ShellRunner>[0],
+  maxOutputBytes: number,
+): Promise<CommandOutcome> {
+  const ran = await runner(request);
+  const capture = (text: string) => {
+    const output = new OutputCapture(maxOutputBytes);
+    if (text !== '') output.append(Buffer.from(text, 'utf8'));
+    return output;
+  };
+  return {
+    exitCode: ran.exitCode,
+    exitSignal: ran.exitSignal as NodeJS.Signals | null,
+    stoppedBy: ran.stoppedBy,
+    stdout: capture(ran.stdout),
+    stderr: capture(ran.stderr ?? ''),
+  };
+}
+
 /**
  * The `shell` tool (risk `execute`): runs a command with `/bin/sh -c` in its
  * own process group, in `cwd`, with a minimal environment, a time limit and
@@ -113,21 +140,25 @@ export function shellTool(options: ShellToolOptions = {}): Tool<ShellInput> {
       }
       const limit = Math.min(requested ?? timeoutMs, timeoutMs);
       let outcome: CommandOutcome;
-      try {
-        outcome = await runCommand({
-          command,
-          shell,
+      const request = {
+        command,
+        shell,
+        cwd,
+        env: buildShellEnvironment({
           cwd,
-          env: buildShellEnvironment({
-            cwd,
-            inheritEnv: options.inheritEnv === true,
-            ...(env ? { env } : {}),
-          }),
-          timeoutMs: limit,
-          killGraceMs,
-          maxOutputBytes,
-          signal,
-        });
+          inheritEnv: options.inheritEnv === true,
+          ...(env ? { env } : {}),
+        }),
+        timeoutMs: limit,
+        killGraceMs,
+        maxOutputBytes,
+        signal,
+      };
+      try {
+        outcome =
+          options.runner === undefined
+            ? await runCommand(request)
+            : await runElsewhere(options.runner, request, maxOutputBytes);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         throw new Error(`Could not start the shell '${shell}': ${reason}`, { cause: error });

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { EventChannel } from '../events/event-channel.js';
 import type { RunAbort } from '../loop/run-abort.js';
-import type { AgentResult } from './agent-result.js';
+import type { AgentResult } from '../result/agent-result.js';
 
 /**
  * One prompt in progress: an async iterable of its events plus its result.

@@ -2,8 +2,8 @@ import { AgentBusyError } from '../errors/agent-busy-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { noEvents, RunEvents } from '../events/run-events.js';
-import { SpanIds } from '../observability/span-ids.js';
-import { randomRunId } from './run-id.js';
+import { SpanIds } from '../trace/span-ids.js';
+import { randomRunId } from '../trace/run-id.js';
 import { silentLogger } from '../logger/logger.js';
 import type { AgentMessage } from '../messages/messages.js';
 import { isModelMessage } from '../messages/messages.js';
@@ -17,13 +17,13 @@ import { checkAgentOptions, checkModel, checkToolNames } from './check-agent-opt
 import { ToolPreparation } from './prepared-tools.js';
 import type { PromptInput } from './prompt-input.js';
 import type { PromptOptions } from './prompt-options.js';
-import { type RunOwner, type RunTrace, runFrame } from './run-frame.js';
+import { type RunTrace, runFrame } from './run-frame.js';
 import { RunAbort } from '../loop/run-abort.js';
 import type { AgentShared } from '../loop/run-state.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
 import { type CheckedDecisions, checkDecisions, type ResumeOptions, resumingOrchestrator } from './resume.js';
 import { ContextWindow } from '../context/context-window.js';
-import { randomSpanId, randomTraceId, resolveParentTrace } from '../observability/trace-context.js';
+import { randomSpanId, randomTraceId, resolveParentTrace } from '../trace/trace-context.js';
 import { eventLogger } from '../observability/event-logger.js';
 
 /** Listens to the events of every run of an agent, synchronously, as they happen. */
@@ -41,12 +41,12 @@ export class Agent {
   readonly #shared: AgentShared;
   readonly #listeners = new Set<AgentListener>();
   readonly #tools: ToolPreparation;
-  /** What the run frame needs of this agent; one object for every run. */
-  readonly #owner: RunOwner;
-  #runAbort: RunAbort | undefined;
+  /** The options as given (`setModel` replaces them); the run's shared state points at the same object. */
+  #options: AgentOptions;
 
   constructor(options: AgentOptions) {
     checkAgentOptions(options);
+    this.#options = options;
     // Resolved now so a budget nobody can know fails at construction, not mid-run.
     const contextWindow =
       options.contextWindow === undefined ? undefined : ContextWindow.from(options.contextWindow);
@@ -62,6 +62,7 @@ export class Agent {
       steeringQueue: [],
       followUpQueue: [],
       customMessages: countCustom(messages),
+      runAbort: undefined,
       events: noEvents,
       logger: options.logger ?? silentLogger,
       approvals: {
@@ -70,18 +71,11 @@ export class Agent {
       },
       contextWindow,
     };
-    this.#owner = {
-      shared: this.#shared,
-      tools: this.#tools,
-      runOver: (runAbort) => {
-        if (this.#runAbort === runAbort) this.#runAbort = undefined;
-      },
-    };
   }
 
   /** The options the agent was made with (`setModel` replaces their provider and model). */
   get options(): AgentOptions {
-    return this.#shared.options;
+    return this.#options;
   }
 
   /**
@@ -105,7 +99,7 @@ export class Agent {
 
   /** True while a prompt is running. */
   get isRunning(): boolean {
-    return this.#runAbort !== undefined;
+    return this.#shared.runAbort !== undefined;
   }
 
   /** Messages queued by `steer()` and `followUp()` that no run has taken yet. */
@@ -139,11 +133,12 @@ export class Agent {
    * agent.setModel('gpt-5', openai());
    */
   setModel(model: string, provider?: Provider): void {
-    if (this.#runAbort !== undefined) throw new AgentBusyError('switch the model');
-    const next = provider ?? this.#shared.options.provider;
+    if (this.#shared.runAbort !== undefined) throw new AgentBusyError('switch the model');
+    const next = provider ?? this.#options.provider;
     checkModel(next, model);
-    const options = { ...this.#shared.options, provider: next, model };
+    const options = { ...this.#options, provider: next, model };
     this.#shared.contextWindow?.budgetFor(next, model, options.maxOutputTokens);
+    this.#options = options;
     this.#shared.options = options;
   }
 
@@ -158,7 +153,7 @@ export class Agent {
    * and `ConfigError` if no orchestrator is available.
    */
   prompt(input: PromptInput, options: PromptOptions = {}): AgentRun {
-    if (this.#runAbort !== undefined) throw new AgentBusyError('start a new prompt');
+    if (this.#shared.runAbort !== undefined) throw new AgentBusyError('start a new prompt');
     return this.#start(input, options, undefined);
   }
 
@@ -176,7 +171,7 @@ export class Agent {
    * const result = await agent.resume({ decisions: [{ toolCallId: first.toolCallId, inputHash: first.inputHash, decision: 'allow' }] }).result();
    */
   resume(options: ResumeOptions = {}): AgentRun {
-    if (this.#runAbort !== undefined) throw new AgentBusyError('resume');
+    if (this.#shared.runAbort !== undefined) throw new AgentBusyError('resume');
     const decisions = checkDecisions(
       this.#shared.messages,
       options.decisions ?? [],
@@ -199,7 +194,7 @@ export class Agent {
         : resolveParentTrace(options);
     const shared = this.#shared;
     const runAbort = new RunAbort();
-    this.#runAbort = runAbort;
+    this.#shared.runAbort = runAbort;
     const runId = randomRunId();
     const trace: RunTrace = {
       traceId: parentTrace?.traceId ?? randomTraceId(),
@@ -215,7 +210,9 @@ export class Agent {
     shared.events = events;
     const startedAt = performance.now();
     const result = runFrame(
-      this.#owner,
+      shared,
+      this.#tools,
+      this.#options,
       input,
       options,
       orchestrator,
@@ -260,12 +257,12 @@ export class Agent {
 
   /** Aborts the running prompt, if any. */
   abort(reason?: unknown): void {
-    this.#runAbort?.abort(reason);
+    this.#shared.runAbort?.abort(reason);
   }
 
   /** Clears the history and both queues. Throws `AgentBusyError` while a run is in progress. */
   reset(): void {
-    if (this.#runAbort !== undefined) throw new AgentBusyError('reset the agent');
+    if (this.#shared.runAbort !== undefined) throw new AgentBusyError('reset the agent');
     this.#shared.messages.length = 0;
     this.#shared.steeringQueue.length = 0;
     this.#shared.followUpQueue.length = 0;

@@ -1,4 +1,4 @@
-import type { TraceContext } from '../observability/trace-context.js';
+import type { TraceContext } from '../trace/trace-context.js';
 
 /** Options of one `prompt()`. */
 export interface PromptOptions {

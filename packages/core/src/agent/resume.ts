@@ -11,7 +11,7 @@ import { messageText } from '../messages/messages.js';
 import type { Orchestrator } from '../orchestrator/orchestrator.js';
 import { inputHash } from '../governance/input-hash.js';
 import type { ApprovalDecision, PendingApproval } from '../governance/pending-approval.js';
-import { type CallResume, resumesForPausedCalls } from '../governance/paused-call.js';
+import { type CallResume, resumesForPausedCalls } from '../loop/paused-call.js';
 import type { RunContext } from '../loop/run-context.js';
 
 /** Options of `agent.resume()`: those of `prompt()` (signal, trace) and the decisions. */

@@ -2,7 +2,7 @@ import { type AgentError, toAgentError } from '../errors/agent-error.js';
 import { RunStoppedError } from '../errors/run-error.js';
 import type { AgentEventOf } from '../events/agent-event.js';
 import { noEvents, type RunEvents } from '../events/run-events.js';
-import { needsRunSetup, prepareRun, type RunSetup } from '../governance/prepare-run.js';
+import { needsRunSetup, prepareRun, type RunSetup } from './prepare-run.js';
 import { linkAbort } from '../loop/abortable.js';
 import { danglingCalls } from '../loop/dangling-calls.js';
 import { endRun } from '../loop/end-run.js';
@@ -13,20 +13,13 @@ import { RunContext } from '../loop/run-context.js';
 import type { AgentShared, RunState } from '../loop/run-state.js';
 import { emptyUsage } from '../messages/usage.js';
 import type { Orchestrator, RunEnd } from '../orchestrator/orchestrator.js';
-import type { RunJournal } from '../session/run-journal.js';
-import type { AgentResult } from './agent-result.js';
+import type { RunJournal } from '../loop/run-journal.js';
+import type { AgentResult } from '../result/agent-result.js';
+import type { AgentOptions } from './agent-options.js';
 import type { PreparedTools, ToolPreparation } from './prepared-tools.js';
 import { type PromptInput, toMessages } from './prompt-input.js';
 import type { PromptOptions } from './prompt-options.js';
 import type { CheckedDecisions } from './resume.js';
-
-/** What a run needs of its agent. */
-export interface RunOwner {
-  readonly shared: AgentShared;
-  readonly tools: ToolPreparation;
-  /** Called last, once the run is over, so the agent takes prompts again. */
-  runOver(runAbort: RunAbort): void;
-}
 
 /** The trace identity of one run: its trace, its root span and the caller's span, if any. */
 export interface RunTrace {
@@ -41,7 +34,9 @@ export interface RunTrace {
  * rejects: failures end the run with `error`.
  */
 export async function runFrame(
-  owner: RunOwner,
+  shared: AgentShared,
+  tools: ToolPreparation,
+  agentOptions: AgentOptions,
   input: PromptInput | undefined,
   options: PromptOptions,
   orchestrator: Orchestrator,
@@ -52,15 +47,13 @@ export async function runFrame(
   startedAt: number,
   decisions: CheckedDecisions | undefined,
 ): Promise<AgentResult> {
-  const shared = owner.shared;
-  const agentOptions = shared.options;
   try {
     let prepared: PreparedTools;
     let setupError: AgentError | undefined;
     let setup: RunSetup | undefined;
     try {
       // Prepared tools are kept between runs: no await for a run that reuses them.
-      prepared = owner.tools.ready ?? (await owner.tools.prepare());
+      prepared = tools.ready ?? (await tools.prepare());
       // The session is claimed in the store first: one process runs it at a time, and two deciding one pause give one execution.
       if (agentOptions.journal?.claim !== undefined)
         await agentOptions.journal.claim(shared.messages, {
@@ -191,7 +184,8 @@ export async function runFrame(
     events.channel.close();
     // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
     shared.events = noEvents;
-    owner.runOver(runAbort);
+    // The agent takes prompts again: undefined here, unless a later run already replaced it.
+    if (shared.runAbort === runAbort) shared.runAbort = undefined;
   }
 }
 

@@ -3,7 +3,11 @@ import type { AgentMessage, Message, UserMessage } from '../messages/messages.js
 import { isModelMessage } from '../messages/messages.js';
 import type { ModelRequest, Provider } from '../provider/provider.js';
 import type { PinnedMessage } from './compact-messages.js';
-import { type CompactionMessage, compactionToMessage, isCompactionMessage } from './compaction-message.js';
+import {
+  type CompactionMessage,
+  compactionToMessage,
+  isCompactionMessage,
+} from '../messages/compaction-message.js';
 import { estimateTextTokens, estimateTokens, type TokenCounter } from './token-counter.js';
 
 /** Writes a summary of messages a compaction drops; what it returns replaces them. */

@@ -1,6 +1,6 @@
 import { Agent } from '../agent/agent.js';
 import type { AgentOptions } from '../agent/agent-options.js';
-import type { AgentResult } from '../agent/agent-result.js';
+import type { AgentResult } from '../result/agent-result.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Logger } from '../logger/logger.js';
@@ -9,7 +9,7 @@ import type { ApprovalDecision, PendingApproval } from '../governance/pending-ap
 import type { Orchestrator } from '../orchestrator/orchestrator.js';
 import type { Provider } from '../provider/provider.js';
 import { getDefaultOrchestratorName, getOrchestrator, getProvider } from '../registry/registries.js';
-import { ToolRegistry } from '../tool/tool-registry.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { type AgentLineage, setLineage } from './agent-lineage.js';

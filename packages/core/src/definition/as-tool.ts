@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { AgentResult } from '../agent/agent-result.js';
+import type { AgentResult } from '../result/agent-result.js';
 import { SubagentError } from '../errors/subagent-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { defineTool } from '../tool/define-tool.js';
 import type { Tool, ToolContext, ToolRisk } from '../tool/tool.js';
 import type { AgentDefinition, InputParameter } from './agent-definition.js';
-import { ToolPauseRequest } from '../errors/tool-pause-request.js';
+import { ToolPauseRequest } from '../governance/tool-pause-request.js';
 import { AgentExecutor, type SubagentState, subagentState } from './agent-executor.js';
 import { lineageOf } from './agent-lineage.js';
 import { validateDefinition } from './validate-definition.js';

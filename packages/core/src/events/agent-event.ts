@@ -1,4 +1,4 @@
-import type { AgentResult } from '../agent/agent-result.js';
+import type { AgentResult } from '../result/agent-result.js';
 import type { AgentError } from '../errors/agent-error.js';
 import type {
   AgentMessage,
@@ -13,8 +13,8 @@ import type { GuardAction } from '../governance/guard.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
 import type { PolicyDecision } from '../governance/policy.js';
 import type { ToolRisk } from '../tool/tool.js';
-import type { CompactionMessage } from '../context/compaction-message.js';
-import type { TraceContext } from '../observability/trace-context.js';
+import type { CompactionMessage } from '../messages/compaction-message.js';
+import type { TraceContext } from '../trace/trace-context.js';
 
 /** Fields every event carries: the run, the turn (0 before the first model call) and a sequence number. */
 export interface EventBase {

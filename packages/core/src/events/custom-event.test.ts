@@ -1,6 +1,13 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, type AgentEvent, type AgentEventInput, defineTool, isCustomEvent } from '../index.js';
+import {
+  Agent,
+  type AgentEvent,
+  type AgentEventInput,
+  defineTool,
+  isCustomEvent,
+  type ToolEventInput,
+} from '../index.js';
 import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
 
@@ -42,8 +49,8 @@ describe('custom events from a tool', () => {
       parameters: z.object({}),
       execute: (_input, context) => {
         context.run?.emit({ type: 'custom', name: 'progress', data: { done: 1 } });
-        context.run?.emit(fromJson);
-        context.run?.emit(stale);
+        context.run?.emit(fromJson as unknown as ToolEventInput);
+        context.run?.emit(stale as unknown as ToolEventInput);
         return 'reported';
       },
     });

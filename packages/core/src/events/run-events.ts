@@ -1,6 +1,6 @@
 import type { Logger } from '../logger/logger.js';
 import type { AssistantMessage, ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
-import type { SpanIds } from '../observability/span-ids.js';
+import type { SpanIds } from '../trace/span-ids.js';
 import type { AgentEvent } from './agent-event.js';
 import { EventChannel } from './event-channel.js';
 

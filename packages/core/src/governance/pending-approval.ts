@@ -1,6 +1,9 @@
 import type { ToolResultMessage } from '../messages/messages.js';
 import type { ToolRisk } from '../tool/tool.js';
 
+// Decisions are made about tool calls and reach the tools that pause: the type lives with the tool contract.
+export type { ApprovalDecision } from '../tool/approval-decision.js';
+
 /**
  * A tool call waiting for a person's decision: plain JSON, stored in a
  * session so any process can decide it later. Bound to the call's id, its
@@ -61,23 +64,3 @@ export interface PausedCall {
   /** What the tool needs to continue (for `asTool`, a `SubagentState`). */
   state: unknown;
 }
-
-/**
- * A person's answer to one pending approval. `agentPath`, copied from the
- * pending approval, is needed only when a subagent's call id could equal one
- * of this agent's own; without it this agent's own calls are matched first.
- */
-export type ApprovalDecision =
-  | {
-      toolCallId: string;
-      inputHash: string;
-      decision: 'allow' | 'allow_always';
-      agentPath?: readonly string[];
-    }
-  | {
-      toolCallId: string;
-      inputHash: string;
-      decision: 'deny';
-      reason?: string;
-      agentPath?: readonly string[];
-    };

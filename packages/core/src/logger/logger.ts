@@ -1,4 +1,4 @@
-import { redactSecrets } from '../observability/redact-secrets.js';
+import { redactSecrets } from './redact-secrets.js';
 import { isoNow } from '../time/iso-now.js';
 
 /** Structured fields of a log line. Never put secrets here (loggers of core redact what they recognise). */

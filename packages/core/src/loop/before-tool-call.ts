@@ -1,5 +1,5 @@
-import type { AgentHooks, ToolCallDecision } from '../agent/agent-options.js';
-import type { GateRefusal } from '../governance/admit-call.js';
+import type { RunHooks, ToolCallDecision } from './run-options.js';
+import type { GateRefusal } from './admit-call.js';
 import type { ToolCallBlock } from '../messages/messages.js';
 import type { AnyTool } from '../tool/tool.js';
 import { errorText, isPromiseLike } from './invoke-tool.js';
@@ -15,7 +15,7 @@ export async function askHook(
   context: RunContext,
   call: ToolCallBlock,
   tool: AnyTool,
-  hook: NonNullable<AgentHooks['beforeToolCall']>,
+  hook: NonNullable<RunHooks['beforeToolCall']>,
 ): Promise<GateRefusal | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {

@@ -1,9 +1,9 @@
 import type { ModelCallOptions, ModelCallResult } from '../orchestrator/orchestrator.js';
 import type { ModelRequest } from '../provider/provider.js';
 import type { ContextWindow } from '../context/context-window.js';
-import { fitContext } from '../context/fit-context.js';
+import { fitContext } from './fit-context.js';
 import type { RunContext } from './run-context.js';
-import { checkTokenBudget } from '../governance/token-budget.js';
+import { checkTokenBudget } from './token-budget.js';
 import { ModelCall } from './model-call.js';
 
 /**

@@ -1,9 +1,9 @@
-import type { AgentResult, TerminateReason, ToolCallRecord } from '../agent/agent-result.js';
+import type { AgentResult, TerminateReason, ToolCallRecord } from '../result/agent-result.js';
 import { AgentError, toAgentError } from '../errors/agent-error.js';
 import type { ToolCallEnd } from '../events/run-events.js';
 import { messageText } from '../messages/messages.js';
 import type { RunEnd } from '../orchestrator/orchestrator.js';
-import { runMetrics } from '../observability/run-metrics.js';
+import { runMetrics } from '../result/run-metrics.js';
 import type { RunContext } from './run-context.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
 import { appendResult } from './execute-tool.js';

@@ -1,6 +1,6 @@
 import { AgentError } from '../errors/agent-error.js';
-import type { GateRefusal } from '../governance/admit-call.js';
-import { isToolPauseRequest, pauseForCall } from '../governance/paused-call.js';
+import type { GateRefusal } from './admit-call.js';
+import { isToolPauseRequest, pauseForCall } from './paused-call.js';
 import type { ToolCallBlock } from '../messages/messages.js';
 import type { AnyTool, ToolContext } from '../tool/tool.js';
 import type { RunContext } from './run-context.js';

@@ -7,7 +7,7 @@ import type { ProviderError } from '../provider/provider-error.js';
 import { sleep } from './abortable.js';
 import { type AttemptOwner, endMessage, ModelAttempt } from './model-attempt.js';
 import type { ContextWindow } from '../context/context-window.js';
-import { fitContext, overflowError } from '../context/fit-context.js';
+import { fitContext, overflowError } from './fit-context.js';
 import { type RetryPolicy, resolveRetryPolicy, retryDelay } from './retry-policy.js';
 import { toolInputProblem } from './tool-input-problem.js';
 import type { RunContext } from './run-context.js';

@@ -1,7 +1,7 @@
-import type { TerminateReason } from '../agent/agent-result.js';
+import type { TerminateReason } from '../result/agent-result.js';
 import { AgentError, toAgentError } from '../errors/agent-error.js';
 import type { AgentEvent, AgentEventInput } from '../events/agent-event.js';
-import { windowMessages } from '../context/fit-context.js';
+import { windowMessages } from './fit-context.js';
 import { isModelMessage } from '../messages/messages.js';
 import type {
   AgentMessage,
@@ -24,9 +24,9 @@ import { callModel } from './call-model.js';
 import { appendResult, executeTool, executeTools } from './execute-tool.js';
 import { takeHeld } from './held-results.js';
 import type { RunState } from './run-state.js';
-import { guardModelCall } from '../governance/guard-check.js';
+import { guardModelCall } from './guard-check.js';
 import { RunAccess } from './tool-run-access.js';
-import type { RunJournal } from '../session/run-journal.js';
+import type { RunJournal } from './run-journal.js';
 
 /** The options of a model call made without any; only ever read. */
 const noOptions: ModelCallOptions = Object.freeze({});

@@ -1,9 +1,9 @@
-import type { Agent } from '../agent/agent.js';
-import type { AgentOptions, SystemPromptSource } from '../agent/agent-options.js';
-import type { TerminateReason } from '../agent/agent-result.js';
+import type { RunOptions, SystemPromptSource } from './run-options.js';
+import type { ToolAgent } from '../tool/tool.js';
+import type { TerminateReason } from '../result/agent-result.js';
 import type { AgentError } from '../errors/agent-error.js';
 import type { EventSink, ToolCallEnd } from '../events/run-events.js';
-import type { SpanIds } from '../observability/span-ids.js';
+import type { SpanIds } from '../trace/span-ids.js';
 import type { Logger } from '../logger/logger.js';
 import type { AgentMessage, AssistantMessage, Message, Usage } from '../messages/messages.js';
 import type { RunSettings } from '../orchestrator/orchestrator.js';
@@ -14,7 +14,7 @@ import type { SharedModelWatch } from './model-call-watch.js';
 import type { PendingCalls } from './pending-calls.js';
 import type { RunAbort } from './run-abort.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
-import type { ApprovalMemory, RunGovernance } from '../governance/run-governance.js';
+import type { ApprovalMemory, RunGovernance } from './run-governance.js';
 
 /** How governance ended a run: paused for a person, or stopped by the guard. Core reports it instead of the orchestrator's end. */
 export interface RunHalt {
@@ -23,18 +23,22 @@ export interface RunHalt {
   pendingApprovals?: PendingApproval[];
 }
 import type { RunAccess } from './tool-run-access.js';
-import type { RunJournal } from '../session/run-journal.js';
+import type { RunJournal } from './run-journal.js';
 import type { ContextWindow } from '../context/context-window.js';
 
 /** What the Agent shares with a run: its history and queues, owned by the Agent. */
 export interface AgentShared {
-  agent: Agent;
-  options: AgentOptions;
+  /** The agent, as a tool sees it (`ToolContext.agent`). */
+  agent: ToolAgent;
+  /** The agent's options; the loop reads only the `RunOptions` part. */
+  options: RunOptions;
   messages: AgentMessage[];
   steeringQueue: AgentMessage[];
   followUpQueue: AgentMessage[];
   /** Count of app-defined messages in the history, so model calls skip filtering when there are none. */
   customMessages: number;
+  /** How the running prompt is stopped; undefined between runs, so the agent takes a new prompt. */
+  runAbort: RunAbort | undefined;
   /** Where the running prompt's events go; `noEvents` between runs. */
   events: EventSink;
   logger: Logger;

@@ -1,7 +1,7 @@
 import type { AgentEventInput } from '../events/agent-event.js';
 import type { Usage } from '../messages/messages.js';
 import { addUsage, emptyUsage } from '../messages/usage.js';
-import type { ToolRunAccess } from '../tool/tool.js';
+import type { ToolEventInput, ToolRunAccess } from '../tool/tool.js';
 import type { RunContext } from './run-context.js';
 
 /**
@@ -21,8 +21,9 @@ export class RunAccess implements ToolRunAccess {
     return this.#context.state.runId;
   }
 
-  emit(event: AgentEventInput): void {
-    if (!this.#closed) this.#context.emit(event);
+  emit(event: ToolEventInput): void {
+    // A tool's event is one of the run's (or an app-defined one): the run stamps and delivers it as any other.
+    if (!this.#closed) this.#context.emit(event as unknown as AgentEventInput);
   }
 
   addUsage(agent: string, usage: Usage): void {

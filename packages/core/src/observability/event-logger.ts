@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { LogFields, Logger } from '../logger/logger.js';
-import { redactSecrets } from './redact-secrets.js';
-import { roundMs } from './run-metrics.js';
+import { redactSecrets } from '../logger/redact-secrets.js';
+import { roundMs } from '../result/run-metrics.js';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 

@@ -1,4 +1,4 @@
-import type { TerminateReason } from '../agent/agent-result.js';
+import type { TerminateReason } from '../result/agent-result.js';
 import type { AgentError } from '../errors/agent-error.js';
 import type { AgentEventInput } from '../events/agent-event.js';
 import type {

@@ -1,5 +1,5 @@
 import { AgentError } from '../errors/agent-error.js';
-import { redactSecrets } from '../observability/redact-secrets.js';
+import { redactSecrets } from '../logger/redact-secrets.js';
 
 /** What kind of failure a provider hit; decides whether a retry can help. */
 export type ProviderErrorKind =

@@ -57,4 +57,12 @@ describe('parseSessionState', () => {
     expect(migrated.schemaVersion).toBe(1);
     expect(migrated.metadata).toEqual(sampleSessionState('parsed').metadata);
   });
+
+  it('says what was wrong in words, with no other zod loaded first', async () => {
+    const raw = stored();
+    raw.version = -1;
+    await expect(parseSessionState(raw, { source: 'x.json' })).rejects.toThrow(
+      'Too small: expected number to be >=0',
+    );
+  });
 });

@@ -1,5 +1,5 @@
 import type { PendingApproval } from '../governance/pending-approval.js';
-import type { TerminateReason } from '../agent/agent-result.js';
+import type { TerminateReason } from '../result/agent-result.js';
 import type { AgentMessage, Usage } from '../messages/messages.js';
 
 /**

@@ -1,10 +1,10 @@
-import type { AgentResult } from '../agent/agent-result.js';
+import type { AgentResult } from '../result/agent-result.js';
 import { AgentError } from '../errors/agent-error.js';
 import { ApprovalError } from '../errors/approval-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import type { AgentMessage, ToolCallBlock } from '../messages/messages.js';
 import { addUsage } from '../messages/usage.js';
-import type { RunJournal } from './run-journal.js';
+import type { RunJournal } from '../loop/run-journal.js';
 import type { SessionEvent } from './session-event.js';
 import { type SessionState, statusAfterRun } from './session-state.js';
 import type { SessionLease, SessionStore } from './session-store.js';

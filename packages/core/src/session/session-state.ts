@@ -1,9 +1,9 @@
-import type { TerminateReason } from '../agent/agent-result.js';
+import type { TerminateReason } from '../result/agent-result.js';
 import type { PendingApproval } from '../governance/pending-approval.js';
 import type { AgentMessage, Usage } from '../messages/messages.js';
 import { emptyUsage } from '../messages/usage.js';
 import { isoNow } from '../time/iso-now.js';
-import { randomRunId } from '../agent/run-id.js';
+import { randomRunId } from '../trace/run-id.js';
 
 /** The schema version this version of agent-core writes. Older stored versions are migrated on load. */
 export const sessionSchemaVersion = 1;

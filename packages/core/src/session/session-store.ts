@@ -50,8 +50,9 @@ export interface AppendSessionOptions {
  *   read is skipped, never fatal. A summary follows every save (`summaryOf`)
  *   and every append (`advanceSummary`) without replaying the log, so status,
  *   time, message count, title and approvals waiting are current once the
- *   save or append resolves. A store with leases lists a session whose run's
- *   holder stopped (its lease lapsed, its process is gone) as `interrupted`, not `running`.
+ *   save or append resolves. A store with leases lists a running session whose
+ *   run no live process holds the lease of (its holder stopped, its lease
+ *   lapsed, or none was held) as `interrupted`, not `running`.
  * - `append` adds entries to a stored session's log with consecutive `seq`s
  *   and is durable when it resolves; the same `operationId` again appends
  *   nothing and returns the first append's seqs. Appends from one process

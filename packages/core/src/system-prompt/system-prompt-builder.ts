@@ -1,4 +1,4 @@
-import type { SystemPromptContext } from '../agent/agent-options.js';
+import type { SystemPromptContext } from '../loop/run-options.js';
 import { type PromptLayers, resolvePromptLayers } from './prompt-layers.js';
 import { renderTemplate } from './render-template.js';
 import { RuntimeInfo } from './runtime-info.js';

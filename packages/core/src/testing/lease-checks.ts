@@ -97,6 +97,24 @@ export const leaseChecks: Record<string, StoreCheck> = {
     );
   },
 
+  async 'a running session whose run holds no lease is listed interrupted, a leased one running'(store) {
+    const lease = requireLease(store);
+    for (const id of ['unheld', 'held']) await store.save(newSessionState({ id }), { expectedVersion: 0 });
+    const started = [{ type: 'run_started' as const, runId: 'r', at: '2026-03-03T00:00:00.000Z' }];
+    // Every run in core holds the lease: a run without one ended without its end written (a full disk, say).
+    await store.append('unheld', started, { operationId: 'start' });
+    const held = await lease('held');
+    try {
+      await store.append('held', started, { operationId: 'start', lease: held });
+      const statuses = Object.fromEntries(
+        (await store.list()).sessions.map((listed) => [listed.id, listed.status]),
+      );
+      checkSameJson(statuses, { unheld: 'interrupted', held: 'running' }, 'the statuses listed');
+    } finally {
+      await held.release();
+    }
+  },
+
   async 'refuses to lease a session never stored with SessionNotFoundError'(store) {
     await checkRejects(
       () => requireLease(store)('nobody'),

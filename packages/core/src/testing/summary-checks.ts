@@ -86,12 +86,14 @@ export const summaryChecks: Record<string, (store: SessionStore) => Promise<void
 
   async 'a summary follows every append: running, the end status, time, messages and approvals'(store) {
     await store.save(newSessionState({ id: 'live' }), { expectedVersion: 0 });
+    // A run holds the session's lease, in a store that has them: a running session without one is not running.
+    const lease = await store.lease?.('live');
     const [start, ...rest] = runEvents('r1', [user('deploy it'), answer('asking')], {
       reason: 'await_user',
       startedAt: at(1),
       endedAt: at(2),
     });
-    await store.append('live', [start as SessionEvent, rest[0] as SessionEvent], { operationId: 'a' });
+    await store.append('live', [start as SessionEvent, rest[0] as SessionEvent], { operationId: 'a', lease });
     let listed = await summary(store, 'live');
     check(listed.status === 'running', `after a run starts the status is running, got ${listed.status}`);
     check(listed.updatedAt === at(1), `updatedAt is the run's start, got ${listed.updatedAt}`);
@@ -100,7 +102,8 @@ export const summaryChecks: Record<string, (store: SessionStore) => Promise<void
       'the prompt is counted and is the title',
     );
 
-    await store.append('live', rest.slice(1), { operationId: 'b' });
+    await store.append('live', rest.slice(1), { operationId: 'b', lease });
+    await lease?.release();
     listed = await summary(store, 'live');
     check(listed.status === 'await_user', `a paused run leaves await_user, got ${listed.status}`);
     check(listed.pendingApprovalCount === 1, `one approval waits, got ${listed.pendingApprovalCount}`);

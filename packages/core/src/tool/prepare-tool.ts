@@ -11,9 +11,9 @@ export interface PreparedTool {
   validate(input: unknown): ToolInputCheck<unknown>;
 }
 
-type ZodCore = typeof import('zod/v4/core');
+type ZodSchemaSupport = typeof import('./zod-schema-support.js');
 
-let zodCore: ZodCore | undefined;
+let zodCore: ZodSchemaSupport | undefined;
 const prepared = new WeakMap<AnyTool, PreparedTool>();
 
 function isZodSchema(parameters: unknown): parameters is $ZodType {
@@ -21,12 +21,12 @@ function isZodSchema(parameters: unknown): parameters is $ZodType {
 }
 
 /**
- * Loads zod's core once, on the first run that has a zod-defined tool, so
- * importing `@agent-core/core` stays cheap.
+ * Loads zod's JSON Schema conversion and parser once, on the first run that
+ * has a zod-defined tool, so importing `@agent-core/core` stays cheap.
  */
 export async function loadSchemaSupport(tools: readonly AnyTool[]): Promise<void> {
   if (zodCore === undefined && tools.some((tool) => isZodSchema(tool.parameters))) {
-    zodCore = await import('zod/v4/core');
+    zodCore = await import('./zod-schema-support.js');
   }
 }
 

@@ -1,15 +1,35 @@
 import type { $ZodType } from 'zod/v4/core';
-import type { AgentEventInput } from '../events/agent-event.js';
-import type { ImageBlock, TextBlock, Usage } from '../messages/messages.js';
+import type { AgentMessage, ImageBlock, TextBlock, Usage } from '../messages/messages.js';
 import type { JsonSchema } from '../provider/provider.js';
-import type { Agent } from '../agent/agent.js';
-import type { ApprovalDecision } from '../governance/pending-approval.js';
+import type { ApprovalDecision } from './approval-decision.js';
 
 /** How much a tool can change or reach; policies map it to allow, ask or deny. */
 export type ToolRisk = 'read' | 'write' | 'execute' | 'network';
 
 /** What a tool returns: text, or text and image blocks. */
 export type ToolOutput = string | (TextBlock | ImageBlock)[];
+
+/**
+ * What a tool sees of the agent running it: the `Agent` itself, typed by the
+ * part a tool may use (its history, its tools, its queues), so the tool
+ * contract stands without the agent's.
+ */
+export interface ToolAgent {
+  readonly messages: readonly AgentMessage[];
+  readonly tools: readonly AnyTool[];
+  steer(message: string | AgentMessage): void;
+  followUp(message: string | AgentMessage): void;
+}
+
+/**
+ * An event a tool adds to the stream of the run that called it: an
+ * `AgentEventInput` (an event of the run's union, or an app-defined one,
+ * without `runId`, `turn` and `seq`).
+ */
+export interface ToolEventInput {
+  readonly type: string;
+  readonly [field: string]: unknown;
+}
 
 /**
  * What a tool's `execute` receives besides its input. In a run core fills
@@ -20,8 +40,8 @@ export interface ToolContext {
   /** Aborted when the run is aborted or times out, or the tool's own timeout passes. */
   signal: AbortSignal;
   toolCallId: string;
-  /** The agent running the tool; absent when the tool is called outside a run. */
-  agent?: Agent;
+  /** The agent running the tool (the `Agent` itself); absent when the tool is called outside a run. */
+  agent?: ToolAgent;
   /**
    * The session the run belongs to. Reserved: sessions arrive with the
    * session store; until then it is always undefined.
@@ -57,7 +77,7 @@ export interface ToolResume {
  */
 export interface ToolRunAccess {
   readonly runId: string;
-  emit(event: AgentEventInput): void;
+  emit(event: ToolEventInput): void;
   addUsage(agent: string, usage: Usage): void;
 }
 

@@ -13,6 +13,7 @@ import {
   listToolPacks,
   ToolRegistry,
 } from '@agent-core/core';
+import { serveAcp } from '@agent-core/acp';
 import '@agent-core/orchestrator-agentic';
 import '@agent-core/orchestrator-plan-execute';
 import '@agent-core/orchestrator-react';
@@ -24,6 +25,8 @@ import '@agent-core/tools-fs';
 import '@agent-core/tools-mcp';
 import '@agent-core/tools-shell';
 
+// Importing the ACP server registers nothing and starts nothing: it serves only when called.
+assert.equal(typeof serveAcp, 'function');
 const sorted = (names: string[]) => [...names].sort();
 assert.deepEqual(sorted(listProviders()), ['anthropic', 'mock', 'openai']);
 assert.deepEqual(sorted(listOrchestrators()), ['agentic', 'plan-execute', 'react']);

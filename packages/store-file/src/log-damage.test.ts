@@ -1,0 +1,229 @@
+import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  historyProblems,
+  newSessionState,
+  restoreSession,
+  SessionCorruptError,
+  SessionManager,
+} from '@agent-core/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FileSessionStore } from './file-session-store.js';
+import { recordingLogger } from './test-support/recording-logger.js';
+import { answer, toolCall, toolResult, toolRun, user } from './test-support/session-events.js';
+
+const directories: string[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
+});
+
+async function root(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'store-file-damage-'));
+  directories.push(folder);
+  return folder;
+}
+
+/** A session whose log holds one run with a tool call: six records, none in the snapshot. */
+async function sessionWithRun(folder: string, id = 's'): Promise<string> {
+  const store = new FileSessionStore({ root: folder });
+  await store.save(newSessionState({ id }), { expectedVersion: 0 });
+  await store.append(id, toolRun('r1', 'c1'), { operationId: 'r1' });
+  return join(folder, id, 'events.jsonl');
+}
+
+/** A session whose snapshot holds the first run (records 1 to 6) and whose log goes on with a second (7 to 12). */
+async function sessionWithSnapshot(folder: string, id = 's'): Promise<string> {
+  const store = new FileSessionStore({ root: folder });
+  const state = newSessionState({ id });
+  await store.save(state, { expectedVersion: 0 });
+  await store.append(id, toolRun('r1', 'c1'), { operationId: 'r1' });
+  const messages = [user('prompt r1'), toolCall('c1'), toolResult('c1'), answer('done r1')];
+  await store.save({ ...state, version: 1, messages, lastSeq: 6 }, { expectedVersion: 1 });
+  await store.append(id, toolRun('r2', 'c2'), { operationId: 'r2' });
+  return join(folder, id, 'events.jsonl');
+}
+
+async function rewriteLines(path: string, change: (lines: string[]) => string[]): Promise<void> {
+  const lines = (await readFile(path, 'utf8')).split('\n').slice(0, -1);
+  await writeFile(
+    path,
+    change(lines)
+      .map((line) => `${line}\n`)
+      .join(''),
+  );
+}
+
+async function corrupt(action: Promise<unknown>): Promise<SessionCorruptError> {
+  const error = await action.then(
+    () => {
+      throw new Error('expected SessionCorruptError, and it succeeded');
+    },
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(SessionCorruptError);
+  return error as SessionCorruptError;
+}
+
+const quiet = () => recordingLogger().logger;
+
+describe('a damaged events log after the snapshot: SessionCorruptError naming the file and the line', () => {
+  it('a corrupt line in the middle (the tool call) is refused, where it once gave a result without its call', async () => {
+    const folder = await root();
+    const log = await sessionWithRun(folder);
+    await rewriteLines(log, (lines) =>
+      lines.map((line, index) => (index === 2 ? '{"seq":3,"operationId":"r1","ev' : line)),
+    );
+    const before = await readFile(log);
+
+    const store = new FileSessionStore({ root: folder, logger: quiet() });
+    const error = await corrupt(restoreSession(store, 's'));
+    expect(error.source).toBe(log);
+    expect(error.message).toContain('line 3 is not a log record (not JSON');
+    expect(error.message).toContain("FileSessionStore.repair('s')");
+    expect(error.message).toContain('agent-core sessions repair s');
+    // The same through a manager, and no append goes on after the damage.
+    const manager = new SessionManager({
+      store,
+      agentOptions: () => ({ provider: { name: 'none', stream: () => [] as never }, model: 'm' }),
+    });
+    expect((await corrupt(manager.get('s'))).source).toBe(log);
+    await corrupt(
+      store.append(
+        's',
+        [user('more')].map((message) => ({ type: 'message', message })),
+        { operationId: 'x' },
+      ),
+    );
+    expect(await readFile(log)).toEqual(before);
+  });
+
+  it('a line removed from the middle is a gap: the error names the line after it and the missing record', async () => {
+    const folder = await root();
+    const log = await sessionWithRun(folder);
+    await rewriteLines(log, (lines) => lines.filter((_, index) => index !== 3));
+    const error = await corrupt(restoreSession(new FileSessionStore({ root: folder, logger: quiet() }), 's'));
+    expect(error.source).toBe(log);
+    expect(error.message).toContain(
+      'line 4 has seq 5, but the record before it has seq 3: record 4 is missing',
+    );
+  });
+
+  it('a seq written twice (two writers at once) is refused where a load would replay it', async () => {
+    const folder = await root();
+    const log = await sessionWithRun(folder);
+    await rewriteLines(log, (lines) => [...lines, lines[5] as string]);
+    const error = await corrupt(restoreSession(new FileSessionStore({ root: folder, logger: quiet() }), 's'));
+    expect(error.message).toContain('line 7 repeats seq 6 after seq 6');
+  });
+
+  it('an append is refused with InvalidSessionStateError for an entry a read would refuse, and writes nothing', async () => {
+    const folder = await root();
+    const log = await sessionWithRun(folder);
+    const before = await readFile(log);
+    const store = new FileSessionStore({ root: folder });
+    const entries = [{ type: 'message', message: { content: 'no role' } }] as never;
+    await expect(store.append('s', entries, { operationId: 'bad' })).rejects.toMatchObject({
+      code: 'invalid_session_state',
+      field: 'entries.0',
+    });
+    expect(await readFile(log)).toEqual(before);
+  });
+});
+
+describe('damage before the snapshot: the snapshot holds that history, so a warning and the load goes on', () => {
+  it('a corrupt line and a missing line before lastSeq warn with their line numbers; the history is whole', async () => {
+    const folder = await root();
+    const log = await sessionWithSnapshot(folder);
+    await rewriteLines(log, (lines) =>
+      lines.filter((_, index) => index !== 4).map((line, index) => (index === 1 ? 'garbage' : line)),
+    );
+    const { warnings, logger } = recordingLogger();
+    const { state } = await restoreSession(new FileSessionStore({ root: folder, logger }), 's');
+    expect(state.messages).toHaveLength(8);
+    expect(historyProblems(state.messages)).toEqual([]);
+    expect(warnings.map((warning) => [warning.message, warning.fields?.line])).toEqual([
+      ['an events log line is not a record; the snapshot holds that part of the history', 2],
+      ['records the snapshot holds are missing from the events log', 5],
+    ]);
+  });
+});
+
+describe('a log lost behind its snapshot: never numbered from 1 again', () => {
+  it('a deleted events.jsonl: load and append refuse, naming the log and the records missing; no log is recreated', async () => {
+    const folder = await root();
+    const log = await sessionWithSnapshot(folder);
+    await unlink(log);
+    const store = new FileSessionStore({ root: folder });
+    const error = await corrupt(restoreSession(store, 's'));
+    expect(error.source).toBe(log);
+    expect(error.message).toContain(
+      'it holds no record, but session.json includes records up to seq 6: records 1 to 6 are missing',
+    );
+    const other = new FileSessionStore({ root: folder });
+    await corrupt(other.append('s', toolRun('r3', 'c3'), { operationId: 'r3' }));
+    await expect(readFile(log)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('a log cut short behind its snapshot: the error says where it ends; the store that wrote it refuses too', async () => {
+    const folder = await root();
+    const log = await sessionWithSnapshot(folder);
+    const writer = new FileSessionStore({ root: folder });
+    await writer.read('s');
+    await rewriteLines(log, (lines) => lines.slice(0, 3));
+    const error = await corrupt(restoreSession(new FileSessionStore({ root: folder }), 's'));
+    expect(error.message).toContain(
+      'it ends at seq 3, but session.json includes records up to seq 6: records 4 to 6 are missing',
+    );
+    await corrupt(writer.append('s', toolRun('r3', 'c3'), { operationId: 'r3' }));
+    await corrupt(writer.read('s', { fromSeq: 7 }));
+    expect((await readFile(log, 'utf8')).split('\n')).toHaveLength(4);
+  });
+});
+
+describe('a snapshot that says more than its log', () => {
+  it('is refused at save (InvalidSessionStateError on lastSeq), so no later append is lost behind it', async () => {
+    const folder = await root();
+    const log = await sessionWithRun(folder);
+    const store = new FileSessionStore({ root: folder });
+    const state = await store.load('s');
+    await expect(store.save({ ...state, lastSeq: 7 }, { expectedVersion: 1 })).rejects.toMatchObject({
+      code: 'invalid_session_state',
+      field: 'lastSeq',
+    });
+    // Another process, which never read this log, refuses too; the lastSeq the appends returned is taken.
+    const other = new FileSessionStore({ root: folder });
+    await expect(other.save({ ...state, lastSeq: 9 }, { expectedVersion: 1 })).rejects.toMatchObject({
+      code: 'invalid_session_state',
+    });
+    expect((await other.load('s')).version).toBe(1);
+    await expect(other.save({ ...state, lastSeq: 6 }, { expectedVersion: 1 })).resolves.toEqual({
+      version: 2,
+    });
+    expect((await readFile(log, 'utf8')).split('\n')).toHaveLength(7);
+  });
+});
+
+describe('without a logger', () => {
+  it("warnings go to stderr as core's stderrLogger('warn') writes them", async () => {
+    const folder = await root();
+    const log = await sessionWithRun(folder);
+    await writeFile(log, `${await readFile(log, 'utf8')}{"seq":7,"operationId":"r2","ev`);
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    await new FileSessionStore({ root: folder }).read('s');
+    vi.restoreAllMocks();
+    const lines = written.map((text) => JSON.parse(text) as Record<string, unknown>);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        message: 'the last line of an events log was torn (a crash during an append); it was moved aside',
+        path: log,
+      }),
+    ]);
+  });
+});

@@ -1,0 +1,105 @@
+import { join } from 'node:path';
+import {
+  parseSessionState,
+  SessionCorruptError,
+  SessionNotFoundError,
+  type SessionState,
+  type SessionSummary,
+  summaryOf,
+} from '@agent-core/core';
+import type { FileOperations } from './file-operations.js';
+import { errorCode, storageError } from './storage-error.js';
+
+/** The snapshot of a session in its folder. */
+export const snapshotFileName = 'session.json';
+
+/** What the store keeps in memory about a snapshot it read or wrote: enough to follow it without reading it again. */
+export interface SnapshotFacts {
+  /** The length of `session.json`: another length means another process replaced it. */
+  bytes: number;
+  /** The seq of the last log record it includes. */
+  lastSeq: number;
+  /** `summaryOf` the snapshot, before any log record after `lastSeq`. */
+  summary: SessionSummary;
+}
+
+/** The facts of a stored state; the summary's metadata is a copy, so a caller changing the state changes nothing here. */
+export function snapshotFacts(state: SessionState, bytes: number): SnapshotFacts {
+  const summary = summaryOf(state);
+  return {
+    bytes,
+    lastSeq: state.lastSeq,
+    summary: { ...summary, metadata: structuredClone(summary.metadata) },
+  };
+}
+
+/** The bytes of `<folder>/session.json`; `SessionNotFoundError` when there is none. */
+export async function readSnapshot(
+  files: FileOperations,
+  folder: string,
+  id: string,
+  root: string,
+): Promise<Buffer> {
+  const path = join(folder, snapshotFileName);
+  try {
+    return await files.readFile(path);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') throw new SessionNotFoundError(id, root);
+    throw storageError(path, error);
+  }
+}
+
+/** Parses and checks a snapshot's bytes; `SessionCorruptError` naming `path` for anything unreadable. */
+export async function parseSnapshot(bytes: Buffer, path: string): Promise<SessionState> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw new SessionCorruptError(
+      path,
+      `not valid JSON (${(error as Error).message}). Restore it from a backup (a repair-<time> folder beside it, if the session was repaired) or delete the session.`,
+      { cause: error },
+    );
+  }
+  return parseSessionState(raw, { source: path });
+}
+
+/** The stored version, read straight from the snapshot's JSON; undefined when none is stored. */
+export async function storedVersion(files: FileOperations, folder: string): Promise<number | undefined> {
+  const path = join(folder, snapshotFileName);
+  let text: string;
+  try {
+    text = (await files.readFile(path)).toString('utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw storageError(path, error);
+  }
+  try {
+    const version = (JSON.parse(text) as { version?: unknown }).version;
+    if (typeof version === 'number') return version;
+  } catch {}
+  throw new SessionCorruptError(
+    path,
+    'its version cannot be read, so it is not overwritten. Restore or delete it first.',
+    { field: 'version' },
+  );
+}
+
+/**
+ * Replaces `<folder>/session.json` atomically: a temp file in the same folder,
+ * fsync, rename, fsync the folder. Returns the bytes written. A failure removes
+ * the temp file and throws `SessionStorageError`; the old snapshot stays.
+ */
+export async function writeSnapshot(files: FileOperations, folder: string, data: string): Promise<number> {
+  const path = join(folder, snapshotFileName);
+  const temporary = join(folder, `.${snapshotFileName}.${globalThis.crypto.randomUUID()}.tmp`);
+  try {
+    await files.writeNew(temporary, data);
+    await files.rename(temporary, path);
+    await files.syncDirectory(folder);
+  } catch (error) {
+    await files.unlink(temporary).catch(() => {});
+    throw storageError(path, error);
+  }
+  return Buffer.byteLength(data);
+}
