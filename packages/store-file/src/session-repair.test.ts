@@ -276,6 +276,24 @@ describe('FileSessionStore.repair', () => {
     await (await new FileSessionStore({ root: folder }).lease('s')).release();
   });
 
+  it('a snapshot that parses but breaks the schema (a flipped byte): the error names the file, the field and what to do', async () => {
+    const folder = await root();
+    const saved = new FileSessionStore({ root: folder });
+    await saved.save(newSessionState({ id: 's', messages: [user('hello')] }), { expectedVersion: 0 });
+    const snapshot = join(folder, 's', 'session.json');
+    const text = await readFile(snapshot, 'utf8');
+    // One flipped bit turns the key "content" into "contenu": the message has no content any more.
+    await writeFile(snapshot, text.replace('"content"', '"contenu"'));
+    const store = new FileSessionStore({ root: folder, logger: recordingLogger().logger });
+    for (const attempt of [store.load('s'), store.repair('s')]) {
+      const error = await attempt.catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(SessionCorruptError);
+      expect((error as SessionCorruptError).source).toBe(snapshot);
+      expect((error as Error).message).toContain("(field 'messages.0.content')");
+      expect((error as Error).message).toMatch(/Restore it from a backup .* or delete the session\./);
+    }
+  });
+
   it('an id never stored: SessionNotFoundError', async () => {
     const folder = await root();
     await expect(new FileSessionStore({ root: folder }).repair('nobody')).rejects.toMatchObject({

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import {
+  AgentError,
   parseSessionState,
   SessionCorruptError,
   SessionNotFoundError,
@@ -55,14 +56,32 @@ export async function parseSnapshot(bytes: Buffer, path: string): Promise<Sessio
   try {
     raw = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
-    throw new SessionCorruptError(
-      path,
-      `not valid JSON (${(error as Error).message}). Restore it from a backup (a repair-<time> folder beside it, if the session was repaired) or delete the session.`,
-      { cause: error },
-    );
+    throw new SessionCorruptError(path, `not valid JSON (${(error as Error).message}). ${restoreAdvice}`, {
+      cause: error,
+    });
   }
-  return parseSessionState(raw, { source: path });
+  try {
+    return await parseSessionState(raw, { source: path });
+  } catch (error) {
+    // Core's check names the file and the field; the store knows what to do about it.
+    if (
+      !AgentError.isInstance(error) ||
+      error.code !== 'session_corrupt' ||
+      !(error instanceof SessionCorruptError)
+    )
+      throw error;
+    const prefix = `Session data in ${path} cannot be read${error.field === undefined ? '' : ` (field '${error.field}')`}: `;
+    const detail = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+    throw new SessionCorruptError(path, `${detail.replace(/\.?$/, '.')} ${restoreAdvice}`, {
+      field: error.field,
+      cause: error,
+    });
+  }
 }
+
+// What to do about a snapshot that cannot be read: a repair only cuts the events log, so it cannot mend one.
+const restoreAdvice =
+  'Restore it from a backup (a repair-<time> folder beside it, if the session was repaired) or delete the session.';
 
 /** The stored version, read straight from the snapshot's JSON; undefined when none is stored. */
 export async function storedVersion(files: FileOperations, folder: string): Promise<number | undefined> {
