@@ -99,6 +99,32 @@ describe('a damaged events log after the snapshot: SessionCorruptError naming th
     expect(await readFile(log)).toEqual(before);
   });
 
+  it('a record whose message lost a field (a byte flipped in a key) is refused naming the line; repair cuts it and the session takes a prompt', async () => {
+    const folder = await root();
+    const log = await sessionWithRun(folder);
+    // Line 4 is the tool result: "toolName" becomes "toolNamd", so the message lacks its tool name.
+    await rewriteLines(log, (lines) =>
+      lines.map((line, index) => (index === 3 ? line.replace('"toolName"', '"toolNamd"') : line)),
+    );
+    const store = new FileSessionStore({ root: folder, logger: quiet() });
+    const manager = new SessionManager({
+      store,
+      agentOptions: () => ({ provider: { name: 'none', stream: () => [] as never }, model: 'm' }),
+    });
+    // Before, it loaded, and the save of its crash repair failed with "fix the value and try again".
+    const error = await corrupt(manager.get('s'));
+    expect(error.source).toBe(log);
+    expect(error.message).toContain(
+      "line 4 (seq 4) its message is not one a session can hold (field 'toolName'",
+    );
+    expect(error.message).toContain("FileSessionStore.repair('s')");
+    const report = await store.repair('s');
+    expect(report.lastSeq).toBe(3);
+    expect(report.problems.join(' ')).toContain('events.jsonl line 4 (seq 4)');
+    const loaded = await new FileSessionStore({ root: folder, logger: quiet() }).load('s');
+    expect(historyProblems(loaded.messages, { allowPendingCalls: true })).toEqual([]);
+  });
+
   it('a line removed from the middle is a gap: the error names the line after it and the missing record', async () => {
     const folder = await root();
     const log = await sessionWithRun(folder);

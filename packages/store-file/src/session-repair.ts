@@ -7,6 +7,7 @@ import {
   type SessionLogRecord,
   type SessionState,
 } from '@agent-core/core';
+import { checkReplayedMessages } from './check-replayed-messages.js';
 import { type LogIndex, SeqChecker } from './events-log.js';
 import type { FileOperations } from './file-operations.js';
 import { type LogLine, parseLogLines } from './log-lines.js';
@@ -80,7 +81,7 @@ export async function repairSession(id: string, context: RepairContext): Promise
     );
   const logPath = join(folder, logFileName);
   const log = await readLog(files, logPath);
-  const plan = planCut(state, log);
+  const plan = await planCut(state, log);
   const report: SessionRepairReport = {
     sessionId: id,
     changed: plan.cutAt < log.length || plan.lastSeq < state.lastSeq,
@@ -132,7 +133,7 @@ interface CutPlan {
   problems: string[];
 }
 
-function planCut(state: SessionState, log: Buffer): CutPlan {
+async function planCut(state: SessionState, log: Buffer): Promise<CutPlan> {
   const end = log.lastIndexOf(0x0a) + 1;
   const lines = parseLogLines(log.subarray(0, end));
   const problems: string[] = [];
@@ -156,6 +157,15 @@ function planCut(state: SessionState, log: Buffer): CutPlan {
   }
   // The records a load replays must give a history a model accepts; validity only ever ends, so the last good prefix is found by halving.
   const replayed = kept.filter((entry) => entry.record.seq > state.lastSeq);
+  // A record whose message no session can hold is cut with everything after it, as a load refuses it.
+  const invalid = await checkReplayedMessages(replayed.map((entry) => entry.record));
+  if (invalid !== undefined) {
+    const first = replayed[invalid.position] as { record: SessionLogRecord; line: LogLine };
+    problems.push(`events.jsonl line ${first.line.line} (seq ${first.record.seq}): ${invalid.problem}.`);
+    kept.length -= replayed.length - invalid.position;
+    replayed.length = invalid.position;
+    stop = lines.indexOf(first.line);
+  }
   const valid = lastValidPrefix(state.messages, replayed);
   if (valid < replayed.length) {
     const first = replayed[valid] as { record: SessionLogRecord; line: LogLine };
