@@ -125,6 +125,33 @@ describe('a damaged events log after the snapshot: SessionCorruptError naming th
     expect(historyProblems(loaded.messages, { allowPendingCalls: true })).toEqual([]);
   });
 
+  it('a record whose event lost a field a replay reads, or whose type is unknown, is refused naming the line', async () => {
+    const cases: [string, (line: string) => string, string][] = [
+      // "usage" flipped to "tsage": the replay read usage.input of undefined and threw a TypeError.
+      [
+        'run_ended without usage',
+        (line) => line.replace('"usage"', '"tsage"'),
+        'line 6 is not a log record (its run_ended event has no usage of numbers)',
+      ],
+      // "run_started" flipped to "sun_started": skipped, it left the run looking finished, its calls unanswered.
+      [
+        'an unknown type',
+        (line) => line.replace('"run_started"', '"sun_started"'),
+        'line 1 is not a log record (its event type "sun_started" is not one agent-core writes)',
+      ],
+    ];
+    for (const [label, change, expected] of cases) {
+      const folder = await root();
+      const log = await sessionWithRun(folder);
+      await rewriteLines(log, (lines) => lines.map((line) => change(line)));
+      const error = await corrupt(
+        restoreSession(new FileSessionStore({ root: folder, logger: quiet() }), 's'),
+      );
+      expect(error.source, label).toBe(log);
+      expect(error.message, label).toContain(expected);
+    }
+  });
+
   it('a line removed from the middle is a gap: the error names the line after it and the missing record', async () => {
     const folder = await root();
     const log = await sessionWithRun(folder);
