@@ -186,6 +186,26 @@ describe('FileSessionStore.repair', () => {
     );
   });
 
+  it('a log cut short behind its snapshot that ends in a damaged line: the damaged line goes too, so the session loads', async () => {
+    const folder = await root();
+    const store = new FileSessionStore({ root: folder });
+    const state = newSessionState({ id: 's' });
+    await store.save(state, { expectedVersion: 0 });
+    await store.append('s', toolRun('r1', 'c1'), { operationId: 'r1' });
+    const messages = [user('prompt r1'), toolCall('c1'), toolResult('c1'), answer('done r1')];
+    await store.save({ ...state, version: 1, messages, lastSeq: 6 }, { expectedVersion: 1 });
+    const log = join(folder, 's', 'events.jsonl');
+    const kept = (await lines(log)).slice(0, 3);
+    // A complete line that is no record: harmless while the snapshot covers it, past seq 3 once lastSeq follows the log.
+    await writeFile(log, `${kept.map((line) => `${line}\n`).join('')}{"seq":4,"op\n`);
+
+    const report = await new FileSessionStore({ root: folder, logger: quiet() }).repair('s');
+    expect(report).toMatchObject({ keptRecords: 3, droppedLines: 1, lastSeq: 3, snapshotRewritten: true });
+    expect(await lines(log)).toEqual(kept);
+    const restored = await restoreSession(new FileSessionStore({ root: folder, logger: quiet() }), 's');
+    expect(restored.state.messages).toEqual(messages);
+  });
+
   it('a consistent session is left as it is: nothing written, no backup', async () => {
     const folder = await root();
     const log = await twoRuns(folder);

@@ -177,15 +177,20 @@ async function planCut(state: SessionState, log: Buffer): Promise<CutPlan> {
     kept.length -= replayed.length - valid;
     stop = lines.indexOf(first.line);
   }
+  const lastSeq = kept.at(-1)?.record.seq ?? 0;
+  if (lastSeq < state.lastSeq) {
+    problems.push(
+      `events.jsonl ends at seq ${lastSeq}, but session.json includes records up to seq ${state.lastSeq}.`,
+    );
+    // The snapshot is saved again with this lastSeq, so damaged lines after the last record kept would
+    // come after it, where a load refuses them: they go too.
+    const afterKept = kept.length === 0 ? 0 : lines.indexOf((kept.at(-1) as { line: LogLine }).line) + 1;
+    stop = Math.min(stop, afterKept);
+  }
   // Cut right before the first line dropped: damage the snapshot covers and blank lines ahead of it stay.
   const cutAt = stop < lines.length ? (lines[stop] as LogLine).start : end;
   if (end < log.length) problems.push('events.jsonl: its last line is torn (a crash during an append).');
   const dropped = lines.slice(stop);
-  const lastSeq = kept.at(-1)?.record.seq ?? 0;
-  if (lastSeq < state.lastSeq)
-    problems.push(
-      `events.jsonl ends at seq ${lastSeq}, but session.json includes records up to seq ${state.lastSeq}.`,
-    );
   return {
     cutAt,
     kept: kept.map((entry) => entry.record),
