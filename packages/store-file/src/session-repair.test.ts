@@ -314,6 +314,20 @@ describe('FileSessionStore.repair', () => {
     }
   });
 
+  it("a snapshot holding another session's id (a flipped byte) is refused, never loaded as that session", async () => {
+    const folder = await root();
+    await twoRuns(folder);
+    const snapshot = join(folder, 's', 'session.json');
+    await writeFile(snapshot, (await readFile(snapshot, 'utf8')).replace('"id":"s"', '"id":"r"'));
+    const store = new FileSessionStore({ root: folder, logger: quiet() });
+    for (const attempt of [store.load('s'), store.repair('s')]) {
+      const error = await attempt.catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(SessionCorruptError);
+      expect((error as SessionCorruptError).source).toBe(snapshot);
+      expect((error as Error).message).toContain("it holds session 'r', but it is the snapshot of session 's'");
+    }
+  });
+
   it('an id never stored: SessionNotFoundError', async () => {
     const folder = await root();
     await expect(new FileSessionStore({ root: folder }).repair('nobody')).rejects.toMatchObject({

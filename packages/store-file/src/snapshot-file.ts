@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import {
   AgentError,
   parseSessionState,
@@ -50,7 +50,7 @@ export async function readSnapshot(
   }
 }
 
-/** Parses and checks a snapshot's bytes; `SessionCorruptError` naming `path` for anything unreadable. */
+/** Parses and checks a snapshot's bytes; `SessionCorruptError` naming `path` for anything unreadable or for another session's id. */
 export async function parseSnapshot(bytes: Buffer, path: string): Promise<SessionState> {
   let raw: unknown;
   try {
@@ -60,8 +60,9 @@ export async function parseSnapshot(bytes: Buffer, path: string): Promise<Sessio
       cause: error,
     });
   }
+  let state: SessionState;
   try {
-    return await parseSessionState(raw, { source: path });
+    state = await parseSessionState(raw, { source: path });
   } catch (error) {
     // Core's check names the file and the field; the store knows what to do about it.
     if (
@@ -77,6 +78,17 @@ export async function parseSnapshot(bytes: Buffer, path: string): Promise<Sessio
       cause: error,
     });
   }
+  // A session's folder is named after its id: a snapshot holding another id would load as that session.
+  const folderId = basename(dirname(path));
+  if (state.id !== folderId)
+    throw new SessionCorruptError(
+      path,
+      `it holds session '${state.id}', but it is the snapshot of session '${folderId}'. ${restoreAdvice}`,
+      {
+        field: 'id',
+      },
+    );
+  return state;
 }
 
 // What to do about a snapshot that cannot be read: a repair only cuts the events log, so it cannot mend one.
