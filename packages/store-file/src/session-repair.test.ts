@@ -302,15 +302,22 @@ describe('FileSessionStore.repair', () => {
     await saved.save(newSessionState({ id: 's', messages: [user('hello')] }), { expectedVersion: 0 });
     const snapshot = join(folder, 's', 'session.json');
     const text = await readFile(snapshot, 'utf8');
-    // One flipped bit turns the key "content" into "contenu": the message has no content any more.
-    await writeFile(snapshot, text.replace('"content"', '"contenu"'));
-    const store = new FileSessionStore({ root: folder, logger: recordingLogger().logger });
-    for (const attempt of [store.load('s'), store.repair('s')]) {
-      const error = await attempt.catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(SessionCorruptError);
-      expect((error as SessionCorruptError).source).toBe(snapshot);
-      expect((error as Error).message).toContain("(field 'messages.0.content')");
-      expect((error as Error).message).toMatch(/Restore it from a backup .* or delete the session\./);
+    // One flipped bit turns the key "content" into "contenu" (the message has no content any more),
+    // or the schemaVersion 1 into 0, a version that never existed.
+    const damaged: [string, string][] = [
+      [text.replace('"content"', '"contenu"'), "(field 'messages.0.content')"],
+      [text.replace('"schemaVersion":1', '"schemaVersion":0'), "(field 'schemaVersion')"],
+    ];
+    for (const [bytes, field] of damaged) {
+      await writeFile(snapshot, bytes);
+      const store = new FileSessionStore({ root: folder, logger: recordingLogger().logger });
+      for (const attempt of [store.load('s'), store.repair('s')]) {
+        const error = await attempt.catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(SessionCorruptError);
+        expect((error as SessionCorruptError).source).toBe(snapshot);
+        expect((error as Error).message).toContain(field);
+        expect((error as Error).message).toMatch(/Restore it from a backup .* or delete the session\./);
+      }
     }
   });
 
@@ -324,7 +331,9 @@ describe('FileSessionStore.repair', () => {
       const error = await attempt.catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(SessionCorruptError);
       expect((error as SessionCorruptError).source).toBe(snapshot);
-      expect((error as Error).message).toContain("it holds session 'r', but it is the snapshot of session 's'");
+      expect((error as Error).message).toContain(
+        "it holds session 'r', but it is the snapshot of session 's'",
+      );
     }
   });
 

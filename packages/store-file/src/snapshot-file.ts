@@ -65,16 +65,18 @@ export async function parseSnapshot(bytes: Buffer, path: string): Promise<Sessio
     state = await parseSessionState(raw, { source: path });
   } catch (error) {
     // Core's check names the file and the field; the store knows what to do about it.
+    // A newer schemaVersion already says to upgrade; anything else gets the store's advice.
     if (
       !AgentError.isInstance(error) ||
-      error.code !== 'session_corrupt' ||
-      !(error instanceof SessionCorruptError)
+      !(error instanceof SessionCorruptError) ||
+      /Upgrade /.test(error.message)
     )
       throw error;
     const prefix = `Session data in ${path} cannot be read${error.field === undefined ? '' : ` (field '${error.field}')`}: `;
     const detail = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
     throw new SessionCorruptError(path, `${detail.replace(/\.?$/, '.')} ${restoreAdvice}`, {
       field: error.field,
+      code: error.code as 'session_corrupt' | 'session_schema_unsupported',
       cause: error,
     });
   }
