@@ -10,6 +10,7 @@ const packages = [
   '@agent-core/provider-openai',
   '@agent-core/orchestrator-react',
   '@agent-core/orchestrator-plan-execute',
+  '@agent-core/store-file',
 ];
 const seed = process.argv.find((argument) => argument.startsWith('--seed='))?.slice('--seed='.length);
 const filters = packages.map((name) => `--filter=${name}`).join(' ');
