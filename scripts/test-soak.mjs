@@ -11,6 +11,7 @@ const packages = [
   '@agent-core/orchestrator-react',
   '@agent-core/orchestrator-plan-execute',
   '@agent-core/store-file',
+  '@agent-core/demo',
 ];
 const seed = process.argv.find((argument) => argument.startsWith('--seed='))?.slice('--seed='.length);
 const filters = packages.map((name) => `--filter=${name}`).join(' ');
