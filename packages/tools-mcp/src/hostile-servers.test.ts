@@ -54,7 +54,7 @@ describe('hostile MCP servers', () => {
     }
   });
 
-  test('a call never answered blocks no other call and ends with the abort's reason; the server keeps serving', async () => {
+  test("a call never answered blocks no other call and ends with the abort's reason; the server keeps serving", async () => {
     const mcp = await mcpTools({ servers: { stuck: stdioServer() } });
     try {
       const controller = new AbortController();
