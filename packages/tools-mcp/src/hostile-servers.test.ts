@@ -15,8 +15,8 @@ function toolNamed(tools: readonly McpTool[], name: string): McpTool {
   return tool;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<McpToolsError> {
-  const outcome = await promise.then(
+async function rejection(promise: unknown): Promise<McpToolsError> {
+  const outcome = await Promise.resolve(promise).then(
     () => undefined,
     (error: unknown) => error,
   );
@@ -59,12 +59,12 @@ describe('hostile MCP servers', () => {
     try {
       const controller = new AbortController();
       const reason = new Error('the run was aborted');
-      const call = toolNamed(mcp.tools, 'stuck__hang')
-        .execute({}, toolContext(controller.signal))
-        .then(
-          () => 'answered',
-          (error: unknown) => error,
-        );
+      const call = Promise.resolve(
+        toolNamed(mcp.tools, 'stuck__hang').execute({}, toolContext(controller.signal)),
+      ).then(
+        () => 'answered',
+        (error: unknown) => error,
+      );
       // The echo answers while the other call hangs: one stuck call blocks nothing else.
       expect(await toolNamed(mcp.tools, 'stuck__echo').execute({ text: 'meanwhile' }, toolContext())).toBe(
         'meanwhile',
