@@ -29,11 +29,14 @@ interface Lane {
   store: SessionStore & { close?(): Promise<void> };
 }
 
-/** Runs the child on session `id`; kills it `killAfterMs` after it loaded the session, unless it finished first. */
+/**
+ * Runs the child on session `id`; kills it `kill.afterMs` after its `kill.afterLines`-th line (the
+ * first says it loaded the session, each next one that a tool ran), unless it finished first.
+ */
 function runChild(
   lane: Lane,
   id: string,
-  killAfterMs: number | undefined,
+  kill: { afterLines: number; afterMs: number } | undefined,
 ): Promise<{ killed: boolean; loaded: string }> {
   const process_ = spawn(process.execPath, [child, lane.kind, lane.where, id, lane.ranFile, String(steps)], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -42,10 +45,11 @@ function runChild(
   let errors = '';
   return new Promise((resolve, reject) => {
     process_.stdout.on('data', (chunk: Buffer) => {
-      const before = output;
+      const lines = (text: string) => text.split('\n').length - 1;
+      const before = lines(output);
       output += chunk.toString();
-      if (killAfterMs !== undefined && !before.includes('\n') && output.includes('\n'))
-        setTimeout(() => process_.kill('SIGKILL'), killAfterMs);
+      if (kill !== undefined && before < kill.afterLines && lines(output) >= kill.afterLines)
+        setTimeout(() => process_.kill('SIGKILL'), kill.afterMs);
     });
     process_.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     process_.once('error', reject);
@@ -111,7 +115,9 @@ async function killRepeatedly(lane: Lane, kills: number, seed: number): Promise<
   };
   while (killed < kills) {
     const id = `${lane.kind}-session-${sessionIndex}`;
-    const outcome = await runChild(lane, id, Math.floor(random() * 150));
+    // Most kills land soon after the load, the others after one to three tool runs: every stage gets its share.
+    const afterLines = random() < 0.5 ? 1 : 2 + Math.floor(random() * 3);
+    const outcome = await runChild(lane, id, { afterLines, afterMs: Math.floor(random() * 60) });
     loads.set(outcome.loaded, (loads.get(outcome.loaded) ?? 0) + 1);
     if (outcome.killed) {
       killed++;

@@ -4,7 +4,7 @@
 // is killed: every other tool call needs approval, which this process gives as a decision on resume,
 // as another process deciding a stored pause would. Each tool appends its call id to <ran-file> when
 // it runs, so the test counts executions outside the process. It prints `loaded <status>` once the
-// session is loaded, and `finished` at the end.
+// session is loaded, `ran <call id>` after each tool ran, and `finished` at the end.
 import { appendFileSync } from 'node:fs';
 import { historyProblems, SessionManager } from '@agent-core/core';
 import { agentic } from '@agent-core/orchestrator-agentic';
@@ -50,6 +50,7 @@ const tool = (name) => ({
   async execute(input, context) {
     await pause();
     appendFileSync(ranFile, `${input.session} ${context.toolCallId}\n`);
+    process.stdout.write(`ran ${context.toolCallId}\n`);
     await pause();
     return `${name} ${input.step} done`;
   },
@@ -112,9 +113,10 @@ for (;;) {
         ? session.prompt(`work through session ${id}`)
         : session.resume();
   const result = await run.result();
-  if (result.error?.code === 'session_busy') {
+  if (result.error?.code === 'session_busy' || result.error?.code === 'approval_claimed') {
     // A killed process took the lease before it logged anything (PostgreSQL cannot tell it is gone
-    // before the lease lapses): nothing ran here; load again once it has.
+    // before the lease lapses; a run applying decisions reports that as claimed): nothing ran here.
+    // Load again once it has lapsed, as the error says.
     manager.close(id);
     await new Promise((resolve) => setTimeout(resolve, 100));
     session = await load();
