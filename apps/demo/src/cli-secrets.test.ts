@@ -293,9 +293,33 @@ describe('secrets never leave the process', { timeout: 120_000 }, () => {
 
     const files = keepFiles(home, 'file', join(configFolder, 'config.toml'));
     const rows = await keepRows();
+    if (process.env.AGENT_CORE_REPORT === '1' || process.env.AGENT_CORE_SOAK === '1')
+      console.log(
+        `secrets scanned in ${commands.length} CLI runs, ${files} files, ${rows} database rows, ${spans.length} spans (${seen.length} texts in all)`,
+      );
     expect(files).toBeGreaterThan(5);
     expect(rows).toBeGreaterThan(5);
     expect(leaksIn(seen)).toEqual([]);
+  });
+});
+
+describe('a base URL with user info', { timeout: 60_000 }, () => {
+  it('authenticates with HTTP Basic (fetch refuses such a URL), and its password is printed nowhere', async () => {
+    const server = await startCompatibleServer();
+    closers.push(server.close);
+    const home = makeHome();
+    const url = new URL(server.url);
+    const finished = await runCli(
+      ['chat', 'What is 6 * 7?', '--base-url', `http://agent:${urlPassword}@${url.host}/v1`, '--no-session'],
+      { home },
+    );
+    expect(finished.code).toBe(0);
+    expect(finished.stdout.trim().split('\n').at(-1)).toBe('The answer is 42');
+    expect(server.headers.map((headers) => headers.authorization)).toEqual([
+      `Basic ${Buffer.from(`agent:${urlPassword}`).toString('base64')}`,
+      `Basic ${Buffer.from(`agent:${urlPassword}`).toString('base64')}`,
+    ]);
+    expect(`${finished.stdout}${finished.stderr}`).not.toContain(urlPassword);
   });
 });
 
