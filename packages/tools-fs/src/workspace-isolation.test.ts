@@ -295,20 +295,23 @@ describe('paths no file system takes', () => {
     ['a NUL byte', 'inside.txt\0../../outside/secret.txt'],
   ] as const;
 
-  test.each(hostile)('%s: every tool refuses it as invalid_path, quoting only its start', async (_label, path) => {
-    const tools = box.tools();
-    const attempts = [
-      run(tools.read_file, { path }),
-      run(tools.write_file, { path, content: 'x' }),
-      run(tools.edit_file, { path, old_string: 'a', new_string: 'b' }),
-      run(tools.list_files, { path }),
-    ];
-    for (const attempt of attempts) {
-      const error = await refusal(attempt);
-      expect(error.code).toBe('invalid_path');
-      expect(error.message.length).toBeLessThan(400);
-    }
-    // Nothing was written.
-    expect((await readdir(box.root)).sort()).toEqual(['inside.txt', 'sub']);
-  });
+  test.each(hostile)(
+    '%s: every tool refuses it as invalid_path, quoting only its start',
+    async (_label, path) => {
+      const tools = box.tools();
+      const attempts = [
+        run(tools.read_file, { path }),
+        run(tools.write_file, { path, content: 'x' }),
+        run(tools.edit_file, { path, old_string: 'a', new_string: 'b' }),
+        run(tools.list_files, { path }),
+      ];
+      for (const attempt of attempts) {
+        const error = await refusal(attempt);
+        expect(error.code).toBe('invalid_path');
+        expect(error.message.length).toBeLessThan(400);
+      }
+      // Nothing was written.
+      expect((await readdir(box.root)).sort()).toEqual(['inside.txt', 'sub']);
+    },
+  );
 });

@@ -123,7 +123,8 @@ gc();
 const before = { heap: process.memoryUsage().heapUsed, fds: fds(), children: children().length };
 const measured = await round('load', sessions);
 // A descriptor closed asynchronously may still be open for a moment: wait for it, up to two seconds.
-for (let wait = 0; wait < 40 && fds() > before.fds; wait++) await new Promise((resolve) => setTimeout(resolve, 50));
+for (let wait = 0; wait < 40 && fds() > before.fds; wait++)
+  await new Promise((resolve) => setTimeout(resolve, 50));
 gc();
 const after = { heap: process.memoryUsage().heapUsed, fds: fds(), children: children().length };
 process.stdout.write(
