@@ -11,7 +11,7 @@ import { checkReplayedMessages } from './check-replayed-messages.js';
 import { type LogIndex, SeqChecker } from './events-log.js';
 import type { FileOperations } from './file-operations.js';
 import { type LogLine, parseLogLines } from './log-lines.js';
-import { parseSnapshot, readSnapshot, snapshotFileName } from './snapshot-file.js';
+import { parseSnapshot, readSnapshot, restoreAdvice, snapshotFileName } from './snapshot-file.js';
 import { errorCode, storageError } from './storage-error.js';
 
 /** What `FileSessionStore.repair` found and did. */
@@ -237,7 +237,7 @@ async function parsedSnapshot(bytes: Buffer, path: string): Promise<SessionState
     if (!AgentError.isInstance(error)) throw error;
     throw new SessionCorruptError(
       path,
-      `it cannot be parsed (${error.message}). A repair only cuts the events log and cannot rebuild a snapshot: restore session.json from a backup (a repair-<time> folder beside it holds what an earlier repair kept), or delete the session. Nothing was changed.`,
+      `it cannot be parsed (${error.message.replace(` ${restoreAdvice}`, '')}). A repair only cuts the events log and cannot rebuild a snapshot: restore session.json from a backup (a repair-<time> folder beside it holds what an earlier repair kept), or delete the session. Nothing was changed.`,
       { cause: error },
     );
   }

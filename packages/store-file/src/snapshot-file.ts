@@ -93,8 +93,8 @@ export async function parseSnapshot(bytes: Buffer, path: string): Promise<Sessio
   return state;
 }
 
-// What to do about a snapshot that cannot be read: a repair only cuts the events log, so it cannot mend one.
-const restoreAdvice =
+/** What to do about a snapshot that cannot be read: a repair only cuts the events log, so it cannot mend one. */
+export const restoreAdvice =
   'Restore it from a backup (a repair-<time> folder beside it, if the session was repaired) or delete the session.';
 
 /** The stored version, read straight from the snapshot's JSON; undefined when none is stored. */
