@@ -124,6 +124,10 @@ async function apply(folder: string, change: Damage): Promise<void> {
   );
 }
 
+async function sizeOf(path: string): Promise<number> {
+  return (await stat(path).catch(() => undefined))?.size ?? 0;
+}
+
 let copies = 0;
 const corruptSources = new Set<string>();
 async function damagedCopy(changes: readonly Damage[]): Promise<string> {
@@ -189,10 +193,12 @@ describe('random damage to the files of a stored session', () => {
         // Listing never throws: a session it cannot read is left out with a warning.
         await store.list();
         if (outcome === 'not_found') {
-          // Only a missing snapshot makes a session unknown, and nothing was written in its place.
+          // Only a missing snapshot beside an empty or missing log makes a session unknown: a log
+          // holding records is a session that lost its snapshot, never one a new session may take.
           expect(changes.some((change) => change.file === 'session.json' && change.kind === 'remove')).toBe(
             true,
           );
+          expect(await sizeOf(join(root, 's', 'events.jsonl'))).toBe(0);
           return;
         }
         if (outcome === 'loaded') return;
@@ -202,6 +208,9 @@ describe('random damage to the files of a stored session', () => {
           // A snapshot that cannot be read is never guessed at: the error names it, to restore from a backup.
           expect(AgentError.isInstance(report) && report.code).toBe('session_corrupt');
           expect(report.message).toContain('session.json');
+          expect(report.message).toMatch(
+            /A repair only cuts the events log.*delete the session\. Nothing was changed\.$/,
+          );
           expect(changes.some((change) => change.file === 'session.json')).toBe(true);
           tally.snapshotRefused++;
           return;

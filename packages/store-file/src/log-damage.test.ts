@@ -235,6 +235,76 @@ describe('a log lost behind its snapshot: never numbered from 1 again', () => {
   });
 });
 
+describe('a snapshot lost beside its log: the session is damaged, never unknown', () => {
+  it('load, restore and a new save under its id refuse naming session.json; the log is left as it was', async () => {
+    const folder = await root();
+    const log = await sessionWithRun(folder);
+    const snapshot = join(folder, 's', 'session.json');
+    await unlink(snapshot);
+    const before = await readFile(log);
+    const store = new FileSessionStore({ root: folder, logger: quiet() });
+    for (const attempt of [store.load('s'), restoreSession(store, 's')]) {
+      const error = await corrupt(attempt);
+      expect(error.source).toBe(snapshot);
+      expect(error.message).toContain(
+        `it is missing, but the events log beside it holds ${before.length} bytes of the session's history`,
+      );
+      expect(error.message).toMatch(/Restore it from a backup .* or delete the session\.$/);
+    }
+    // A new session with the same id would replay the old session's records as its own.
+    await corrupt(store.save(newSessionState({ id: 's' }), { expectedVersion: 0 }));
+    const manager = new SessionManager({
+      store: new FileSessionStore({ root: folder, logger: quiet() }),
+      agentOptions: () => ({ provider: { name: 'unused', stream: () => ({}) as never }, model: 'm' }),
+    });
+    await corrupt(manager.create({ id: 's' }));
+    await corrupt(manager.get('s'));
+    expect(await readFile(log)).toEqual(before);
+    await expect(readFile(snapshot)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('it can be leased and deleted, and list() leaves it out with a warning; then the id is free', async () => {
+    const folder = await root();
+    await sessionWithRun(folder);
+    await sessionWithRun(folder, 'other');
+    await unlink(join(folder, 's', 'session.json'));
+    const { logger, warnings } = recordingLogger();
+    const store = new FileSessionStore({ root: folder, logger });
+    const lease = await store.lease('s');
+    await lease.release();
+    expect((await store.list()).sessions.map((summary) => summary.id)).toEqual(['other']);
+    expect(warnings).toEqual([
+      {
+        message: 'a stored session cannot be read; it is left out of the list',
+        fields: expect.objectContaining({
+          path: join(folder, 's'),
+          error: expect.stringContaining('session.json cannot be read: it is missing'),
+        }),
+      },
+    ]);
+    expect(await store.delete('s')).toBe(true);
+    await expect(store.load('s')).rejects.toMatchObject({ code: 'session_not_found' });
+    await expect(store.lease('s')).rejects.toMatchObject({ code: 'session_not_found' });
+    await store.save(newSessionState({ id: 's' }), { expectedVersion: 0 });
+    expect(await store.read('s')).toEqual([]);
+    expect((await store.load('s')).messages).toEqual([]);
+  });
+
+  it('a folder with an empty log or none and no snapshot is a session never stored', async () => {
+    const folder = await root();
+    await sessionWithRun(folder);
+    await unlink(join(folder, 's', 'session.json'));
+    await writeFile(join(folder, 's', 'events.jsonl'), '');
+    const store = new FileSessionStore({ root: folder, logger: quiet() });
+    await expect(store.load('s')).rejects.toMatchObject({ code: 'session_not_found' });
+    expect((await store.list()).sessions).toEqual([]);
+    await unlink(join(folder, 's', 'events.jsonl'));
+    await expect(store.load('s')).rejects.toMatchObject({ code: 'session_not_found' });
+    await store.save(newSessionState({ id: 's' }), { expectedVersion: 0 });
+    expect((await store.load('s')).version).toBe(1);
+  });
+});
+
 describe('a snapshot that says more than its log', () => {
   it('is refused at save (InvalidSessionStateError on lastSeq), so no later append is lost behind it', async () => {
     const folder = await root();

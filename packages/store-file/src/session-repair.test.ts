@@ -341,6 +341,30 @@ describe('FileSessionStore.repair', () => {
     }
   });
 
+  it('a snapshot lost beside its log: SessionCorruptError saying a repair cannot rebuild it; nothing changed, and delete removes it', async () => {
+    const folder = await root();
+    const log = await twoRuns(folder);
+    const snapshot = join(folder, 's', 'session.json');
+    await unlink(snapshot);
+    const logBefore = await readFile(log);
+    const store = new FileSessionStore({ root: folder, logger: quiet() });
+    const error = await store.repair('s').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SessionCorruptError);
+    expect((error as SessionCorruptError).source).toBe(snapshot);
+    expect((error as Error).message).toContain('it is missing, but the events log beside it holds');
+    expect((error as Error).message).toContain(
+      'A repair only cuts the events log and cannot rebuild a snapshot: restore session.json from a backup',
+    );
+    expect((error as Error).message).toMatch(/Nothing was changed\.$/);
+    expect((error as Error).message.match(/from a backup/g)).toHaveLength(1);
+    expect(await readFile(log)).toEqual(logBefore);
+    expect(await backups(folder)).toEqual([]);
+    // The lease was given back, and the session can be removed.
+    await (await new FileSessionStore({ root: folder }).lease('s')).release();
+    expect(await store.delete('s')).toBe(true);
+    expect(await readdir(folder)).toEqual([]);
+  });
+
   it('an id never stored: SessionNotFoundError', async () => {
     const folder = await root();
     await expect(new FileSessionStore({ root: folder }).repair('nobody')).rejects.toMatchObject({

@@ -56,6 +56,10 @@ export interface RepairContext {
 
 const logFileName = 'events.jsonl';
 
+/** What to do about a snapshot a repair cannot use: the log need not hold the whole history (a session can start with messages, or be compacted). */
+const cannotRebuild =
+  'A repair only cuts the events log and cannot rebuild a snapshot: restore session.json from a backup (a repair-<time> folder beside it holds what an earlier repair kept), or delete the session.';
+
 /**
  * Cuts a session back to its last consistent point (the caller holds its
  * lease): the log keeps every record up to the first damage the snapshot
@@ -71,7 +75,13 @@ const logFileName = 'events.jsonl';
 export async function repairSession(id: string, context: RepairContext): Promise<SessionRepairReport> {
   const { folder, files } = context;
   const snapshotPath = join(folder, snapshotFileName);
-  const snapshotBytes = await readSnapshot(files, folder, id, context.root);
+  const snapshotBytes = await readSnapshot(
+    files,
+    folder,
+    id,
+    context.root,
+    `${cannotRebuild} Nothing was changed.`,
+  );
   const state = await parsedSnapshot(snapshotBytes, snapshotPath);
   const invalid = historyProblems(state.messages, { allowPendingCalls: true });
   if (invalid.length > 0)
@@ -237,7 +247,7 @@ async function parsedSnapshot(bytes: Buffer, path: string): Promise<SessionState
     if (!AgentError.isInstance(error)) throw error;
     throw new SessionCorruptError(
       path,
-      `it cannot be parsed (${error.message.replace(` ${restoreAdvice}`, '')}). A repair only cuts the events log and cannot rebuild a snapshot: restore session.json from a backup (a repair-<time> folder beside it holds what an earlier repair kept), or delete the session. Nothing was changed.`,
+      `it cannot be parsed (${error.message.replace(` ${restoreAdvice}`, '')}). ${cannotRebuild} Nothing was changed.`,
       { cause: error },
     );
   }

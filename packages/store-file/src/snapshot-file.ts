@@ -34,20 +34,50 @@ export function snapshotFacts(state: SessionState, bytes: number): SnapshotFacts
   };
 }
 
-/** The bytes of `<folder>/session.json`; `SessionNotFoundError` when there is none. */
+/**
+ * The bytes of `<folder>/session.json`; `SessionNotFoundError` when there is
+ * none, `SessionCorruptError` (ending with `advice`) when an events log is there without it.
+ */
 export async function readSnapshot(
   files: FileOperations,
   folder: string,
   id: string,
   root: string,
+  advice = restoreAdvice,
 ): Promise<Buffer> {
   const path = join(folder, snapshotFileName);
   try {
     return await files.readFile(path);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') throw new SessionNotFoundError(id, root);
-    throw storageError(path, error);
+    if (errorCode(error) !== 'ENOENT') throw storageError(path, error);
+    await refuseOrphanLog(files, folder, advice);
+    throw new SessionNotFoundError(id, root);
   }
+}
+
+/**
+ * Throws `SessionCorruptError` naming `session.json`, its message ending with
+ * `advice`, when the snapshot is missing but the events log beside it holds
+ * bytes: the session was stored and lost its snapshot. Taking it for unknown
+ * would let a new session with its id take over the old history.
+ */
+export async function refuseOrphanLog(
+  files: FileOperations,
+  folder: string,
+  advice = restoreAdvice,
+): Promise<void> {
+  const logPath = join(folder, 'events.jsonl');
+  let logBytes: number;
+  try {
+    logBytes = await files.size(logPath);
+  } catch (error) {
+    throw storageError(logPath, error);
+  }
+  if (logBytes === 0) return;
+  throw new SessionCorruptError(
+    join(folder, snapshotFileName),
+    `it is missing, but the events log beside it holds ${logBytes} bytes of the session's history. ${advice}`,
+  );
 }
 
 /** Parses and checks a snapshot's bytes; `SessionCorruptError` naming `path` for anything unreadable or for another session's id. */
