@@ -10,6 +10,8 @@ const packages = [
   '@agent-core/provider-openai',
   '@agent-core/orchestrator-react',
   '@agent-core/orchestrator-plan-execute',
+  '@agent-core/store-file',
+  '@agent-core/demo',
 ];
 const seed = process.argv.find((argument) => argument.startsWith('--seed='))?.slice('--seed='.length);
 const filters = packages.map((name) => `--filter=${name}`).join(' ');

@@ -1,4 +1,5 @@
 import { type Logger, SessionCorruptError, type SessionLogRecord } from '@agent-core/core';
+import { checkReplayedMessages } from './check-replayed-messages.js';
 import type { FileOperations } from './file-operations.js';
 import { type LogLine, parseLogLines } from './log-lines.js';
 import { errorCode } from './storage-error.js';
@@ -92,6 +93,7 @@ export async function readEventsLog(
   const records: SessionLogRecord[] = [];
   const index: LogIndex = { lastSeq: 0, operations: new Map(), bytes: end };
   const checker = new SeqChecker(options.snapshotLastSeq);
+  const lines = new Map<SessionLogRecord, number>();
   for (const line of parseLogLines(bytes.subarray(0, end))) {
     const verdict = checker.check(line);
     if (verdict.kind === 'fatal') throw damagedLogError(path, options.sessionId, verdict.detail);
@@ -107,6 +109,7 @@ export async function readEventsLog(
       });
     const record = verdict.record;
     records.push(record);
+    lines.set(record, line.line);
     index.lastSeq = record.seq;
     const known = index.operations.get(record.operationId);
     if (known === undefined)
@@ -115,6 +118,16 @@ export async function readEventsLog(
   }
   if (index.lastSeq < options.snapshotLastSeq)
     throw missingRecordsError(path, options.sessionId, index.lastSeq, options.snapshotLastSeq);
+  const replayed = records.filter((record) => record.seq > options.snapshotLastSeq);
+  const invalid = await checkReplayedMessages(replayed);
+  if (invalid !== undefined) {
+    const record = replayed[invalid.position] as SessionLogRecord;
+    throw damagedLogError(
+      path,
+      options.sessionId,
+      `line ${lines.get(record)} (seq ${record.seq}) ${invalid.problem}; it comes past seq ${options.snapshotLastSeq}, the last one session.json includes`,
+    );
+  }
   return { records, index };
 }
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import {
+  AgentError,
   type AppendSessionOptions,
   checkSessionId,
   checkSessionState,
@@ -26,6 +27,7 @@ import {
   readSnapshot,
   snapshotFacts,
   snapshotFileName,
+  refuseOrphanLog,
   storedVersion,
   writeSnapshot,
 } from './snapshot-file.js';
@@ -114,6 +116,8 @@ export class FileSessionStore implements SessionStore {
     if ((actual ?? 0) !== options.expectedVersion) {
       throw new SessionConflictError(state.id, options.expectedVersion, actual);
     }
+    // A new session must not take over the log of one whose snapshot was lost.
+    if (actual === undefined) await refuseOrphanLog(this.#parts.files, folder);
     // A snapshot that says it includes records the log does not hold would make every later append vanish on load.
     if (state.lastSeq > 0) {
       const end = await this.#tracker.logEnd(state.id, folder);
@@ -137,12 +141,17 @@ export class FileSessionStore implements SessionStore {
    * holder while a live process has it; one that stopped is broken and taken
    * (its pid is gone on this host, it lapsed past `leaseStaleMs`, or it stayed
    * unreadable for a second). Rejects with `SessionNotFoundError`, creating
-   * nothing, for a session never stored. Writes that pass the lease check it first.
+   * nothing, for a session never stored; a damaged or missing snapshot does not
+   * stop it. Writes that pass the lease check it first.
    */
   lease(id: string): Promise<SessionLease> {
     return this.#exclusive(id, async () => {
       const folder = this.#folder(id);
-      if (this.#tracker.get(id) === undefined) await readSnapshot(this.#parts.files, folder, id, this.root);
+      // A session whose snapshot is damaged or lost can still be leased: to be repaired or removed.
+      if (this.#tracker.get(id) === undefined)
+        await readSnapshot(this.#parts.files, folder, id, this.root).catch((error: unknown) => {
+          if (!AgentError.isInstance(error) || error.code !== 'session_corrupt') throw error;
+        });
       // Never creates the folder: a lease of a session deleted meanwhile finds none.
       const held = await this.#parts.leases.acquire(folder, { createFolder: false });
       if (held === undefined) throw new SessionNotFoundError(id, this.root);
@@ -268,7 +277,7 @@ export class FileSessionStore implements SessionStore {
    * the session's run lease meanwhile (`SessionBusyError` while a live
    * process runs it) and copies `session.json` and `events.jsonl` into a new
    * `<root>/<id>/repair-<time>/` before it changes anything. A snapshot that
-   * cannot be parsed is `SessionCorruptError`: restore it from a backup.
+   * cannot be parsed or is missing is `SessionCorruptError`: restore it from a backup.
    */
   async repair(id: string): Promise<SessionRepairReport> {
     const lease = await this.lease(id);

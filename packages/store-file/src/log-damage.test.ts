@@ -99,6 +99,59 @@ describe('a damaged events log after the snapshot: SessionCorruptError naming th
     expect(await readFile(log)).toEqual(before);
   });
 
+  it('a record whose message lost a field (a byte flipped in a key) is refused naming the line; repair cuts it and the session takes a prompt', async () => {
+    const folder = await root();
+    const log = await sessionWithRun(folder);
+    // Line 4 is the tool result: "toolName" becomes "toolNamd", so the message lacks its tool name.
+    await rewriteLines(log, (lines) =>
+      lines.map((line, index) => (index === 3 ? line.replace('"toolName"', '"toolNamd"') : line)),
+    );
+    const store = new FileSessionStore({ root: folder, logger: quiet() });
+    const manager = new SessionManager({
+      store,
+      agentOptions: () => ({ provider: { name: 'none', stream: () => [] as never }, model: 'm' }),
+    });
+    // Before, it loaded, and the save of its crash repair failed with "fix the value and try again".
+    const error = await corrupt(manager.get('s'));
+    expect(error.source).toBe(log);
+    expect(error.message).toContain(
+      "line 4 (seq 4) its message is not one a session can hold (field 'toolName'",
+    );
+    expect(error.message).toContain("FileSessionStore.repair('s')");
+    const report = await store.repair('s');
+    expect(report.lastSeq).toBe(3);
+    expect(report.problems.join(' ')).toContain('events.jsonl line 4 (seq 4)');
+    const loaded = await new FileSessionStore({ root: folder, logger: quiet() }).load('s');
+    expect(historyProblems(loaded.messages, { allowPendingCalls: true })).toEqual([]);
+  });
+
+  it('a record whose event lost a field a replay reads, or whose type is unknown, is refused naming the line', async () => {
+    const cases: [string, (line: string) => string, string][] = [
+      // "usage" flipped to "tsage": the replay read usage.input of undefined and threw a TypeError.
+      [
+        'run_ended without usage',
+        (line) => line.replace('"usage"', '"tsage"'),
+        'line 6 is not a log record (its run_ended event has no usage of numbers)',
+      ],
+      // "run_started" flipped to "sun_started": skipped, it left the run looking finished, its calls unanswered.
+      [
+        'an unknown type',
+        (line) => line.replace('"run_started"', '"sun_started"'),
+        'line 1 is not a log record (its event type "sun_started" is not one agent-core writes)',
+      ],
+    ];
+    for (const [label, change, expected] of cases) {
+      const folder = await root();
+      const log = await sessionWithRun(folder);
+      await rewriteLines(log, (lines) => lines.map((line) => change(line)));
+      const error = await corrupt(
+        restoreSession(new FileSessionStore({ root: folder, logger: quiet() }), 's'),
+      );
+      expect(error.source, label).toBe(log);
+      expect(error.message, label).toContain(expected);
+    }
+  });
+
   it('a line removed from the middle is a gap: the error names the line after it and the missing record', async () => {
     const folder = await root();
     const log = await sessionWithRun(folder);
@@ -179,6 +232,76 @@ describe('a log lost behind its snapshot: never numbered from 1 again', () => {
     await corrupt(writer.append('s', toolRun('r3', 'c3'), { operationId: 'r3' }));
     await corrupt(writer.read('s', { fromSeq: 7 }));
     expect((await readFile(log, 'utf8')).split('\n')).toHaveLength(4);
+  });
+});
+
+describe('a snapshot lost beside its log: the session is damaged, never unknown', () => {
+  it('load, restore and a new save under its id refuse naming session.json; the log is left as it was', async () => {
+    const folder = await root();
+    const log = await sessionWithRun(folder);
+    const snapshot = join(folder, 's', 'session.json');
+    await unlink(snapshot);
+    const before = await readFile(log);
+    const store = new FileSessionStore({ root: folder, logger: quiet() });
+    for (const attempt of [store.load('s'), restoreSession(store, 's')]) {
+      const error = await corrupt(attempt);
+      expect(error.source).toBe(snapshot);
+      expect(error.message).toContain(
+        `it is missing, but the events log beside it holds ${before.length} bytes of the session's history`,
+      );
+      expect(error.message).toMatch(/Restore it from a backup .* or delete the session\.$/);
+    }
+    // A new session with the same id would replay the old session's records as its own.
+    await corrupt(store.save(newSessionState({ id: 's' }), { expectedVersion: 0 }));
+    const manager = new SessionManager({
+      store: new FileSessionStore({ root: folder, logger: quiet() }),
+      agentOptions: () => ({ provider: { name: 'unused', stream: () => ({}) as never }, model: 'm' }),
+    });
+    await corrupt(manager.create({ id: 's' }));
+    await corrupt(manager.get('s'));
+    expect(await readFile(log)).toEqual(before);
+    await expect(readFile(snapshot)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('it can be leased and deleted, and list() leaves it out with a warning; then the id is free', async () => {
+    const folder = await root();
+    await sessionWithRun(folder);
+    await sessionWithRun(folder, 'other');
+    await unlink(join(folder, 's', 'session.json'));
+    const { logger, warnings } = recordingLogger();
+    const store = new FileSessionStore({ root: folder, logger });
+    const lease = await store.lease('s');
+    await lease.release();
+    expect((await store.list()).sessions.map((summary) => summary.id)).toEqual(['other']);
+    expect(warnings).toEqual([
+      {
+        message: 'a stored session cannot be read; it is left out of the list',
+        fields: expect.objectContaining({
+          path: join(folder, 's'),
+          error: expect.stringContaining('session.json cannot be read: it is missing'),
+        }),
+      },
+    ]);
+    expect(await store.delete('s')).toBe(true);
+    await expect(store.load('s')).rejects.toMatchObject({ code: 'session_not_found' });
+    await expect(store.lease('s')).rejects.toMatchObject({ code: 'session_not_found' });
+    await store.save(newSessionState({ id: 's' }), { expectedVersion: 0 });
+    expect(await store.read('s')).toEqual([]);
+    expect((await store.load('s')).messages).toEqual([]);
+  });
+
+  it('a folder with an empty log or none and no snapshot is a session never stored', async () => {
+    const folder = await root();
+    await sessionWithRun(folder);
+    await unlink(join(folder, 's', 'session.json'));
+    await writeFile(join(folder, 's', 'events.jsonl'), '');
+    const store = new FileSessionStore({ root: folder, logger: quiet() });
+    await expect(store.load('s')).rejects.toMatchObject({ code: 'session_not_found' });
+    expect((await store.list()).sessions).toEqual([]);
+    await unlink(join(folder, 's', 'events.jsonl'));
+    await expect(store.load('s')).rejects.toMatchObject({ code: 'session_not_found' });
+    await store.save(newSessionState({ id: 's' }), { expectedVersion: 0 });
+    expect((await store.load('s')).version).toBe(1);
   });
 });
 

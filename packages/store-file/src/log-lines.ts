@@ -48,7 +48,8 @@ function parseRecord(text: string): SessionLogRecord | string {
 
 /**
  * Why `event` could not be replayed (undefined when it can): every event has
- * a string `type`, and a message event carries a message with a string `role`.
+ * a string `type`, a message event carries a message with a string `role`,
+ * and the events a replay reads fields of have them with their types.
  * Appends check their entries with it, so they never write a line a read refuses.
  */
 export function eventProblem(event: unknown): string | undefined {
@@ -56,9 +57,55 @@ export function eventProblem(event: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return 'its event is not an object';
   if (typeof value.type !== 'string') return 'its event has no type';
-  if (value.type !== 'message') return undefined;
+  if (value.type !== 'message') return replayedEventProblem(value as Record<string, unknown>);
   const message = (value as { message?: { role?: unknown } }).message;
   if (typeof message !== 'object' || message === null || typeof message.role !== 'string')
     return 'its message event carries no message with a role';
   return undefined;
+}
+
+const usageFields = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
+
+/** The fields core's replay reads of a run's start and end and of a tool's start, checked so a replay never reads a missing one. */
+function replayedEventProblem(event: Record<string, unknown>): string | undefined {
+  const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+  switch (event.type) {
+    case 'run_started':
+      return typeof event.runId === 'string' && typeof event.at === 'string'
+        ? undefined
+        : 'its run_started event lacks its runId or time';
+    case 'tool_started':
+      return typeof event.toolCallId === 'string' &&
+        typeof event.toolName === 'string' &&
+        isObject(event.input)
+        ? undefined
+        : 'its tool_started event lacks its call id, tool name or input';
+    case 'run_ended': {
+      const usage = event.usage as Record<string, unknown> | undefined;
+      if (typeof event.runId !== 'string' || typeof event.reason !== 'string' || typeof event.at !== 'string')
+        return 'its run_ended event lacks its runId, reason or time';
+      if (
+        !isObject(usage) ||
+        usageFields.some((field) => usage?.[field] !== undefined && typeof usage?.[field] !== 'number')
+      )
+        return 'its run_ended event has no usage of numbers';
+      if (event.pendingApprovals !== undefined && !Array.isArray(event.pendingApprovals))
+        return 'its run_ended event has pendingApprovals that are not a list';
+      if (
+        event.alwaysAllowedTools !== undefined &&
+        (!Array.isArray(event.alwaysAllowedTools) ||
+          event.alwaysAllowedTools.some((name) => typeof name !== 'string'))
+      )
+        return 'its run_ended event has alwaysAllowedTools that are not a list of names';
+      if (event.trace !== undefined && !isObject(event.trace))
+        return 'its run_ended event has a trace that is not an object';
+      return undefined;
+    }
+    case 'tool_finished':
+      return undefined;
+    default:
+      // An unknown type is as likely a damaged known one (a `tool_started` lost would make a call that ran
+      // look never started): a replay cannot skip it safely.
+      return `its event type ${JSON.stringify(String(event.type).slice(0, 40))} is not one agent-core writes`;
+  }
 }

@@ -100,7 +100,7 @@ async function listingOf(source: ListingSource, name: string): Promise<FolderLis
  * memory when both files still have the lengths it knows (two stats); else
  * `summary.json` when `session.json` has the length it was written with, plus
  * the log records appended after it (usually none: one small read); else the
- * snapshot and the log after its `lastSeq`. Undefined when the folder holds no snapshot.
+ * snapshot and the log after its `lastSeq`. Undefined when the folder holds neither.
  */
 async function summaryOf(source: ListingSource, id: string): Promise<SessionSummary | undefined> {
   const folder = join(source.root, id);
@@ -112,7 +112,9 @@ async function summaryOf(source: ListingSource, id: string): Promise<SessionSumm
     sizeOf(source.files, logPath),
     tracked === undefined ? readSummaryFile(source.files, folder, id) : undefined,
   ]);
-  if (snapshotBytes === 0) return undefined;
+  // No snapshot and no log: a folder being made, or no session. A log without its snapshot is a
+  // session that lost it: the read below refuses it, so the listing warns about it.
+  if (snapshotBytes === 0 && logBytes === 0) return undefined;
   if (tracked !== undefined && tracked.snapshot.bytes === snapshotBytes && tracked.log.bytes === logBytes)
     return copySummary(tracked.summary);
   const stored = file ?? (await readSummaryFile(source.files, folder, id));

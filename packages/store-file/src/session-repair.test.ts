@@ -186,6 +186,26 @@ describe('FileSessionStore.repair', () => {
     );
   });
 
+  it('a log cut short behind its snapshot that ends in a damaged line: the damaged line goes too, so the session loads', async () => {
+    const folder = await root();
+    const store = new FileSessionStore({ root: folder });
+    const state = newSessionState({ id: 's' });
+    await store.save(state, { expectedVersion: 0 });
+    await store.append('s', toolRun('r1', 'c1'), { operationId: 'r1' });
+    const messages = [user('prompt r1'), toolCall('c1'), toolResult('c1'), answer('done r1')];
+    await store.save({ ...state, version: 1, messages, lastSeq: 6 }, { expectedVersion: 1 });
+    const log = join(folder, 's', 'events.jsonl');
+    const kept = (await lines(log)).slice(0, 3);
+    // A complete line that is no record: harmless while the snapshot covers it, past seq 3 once lastSeq follows the log.
+    await writeFile(log, `${kept.map((line) => `${line}\n`).join('')}{"seq":4,"op\n`);
+
+    const report = await new FileSessionStore({ root: folder, logger: quiet() }).repair('s');
+    expect(report).toMatchObject({ keptRecords: 3, droppedLines: 1, lastSeq: 3, snapshotRewritten: true });
+    expect(await lines(log)).toEqual(kept);
+    const restored = await restoreSession(new FileSessionStore({ root: folder, logger: quiet() }), 's');
+    expect(restored.state.messages).toEqual(messages);
+  });
+
   it('a consistent session is left as it is: nothing written, no backup', async () => {
     const folder = await root();
     const log = await twoRuns(folder);
@@ -274,6 +294,75 @@ describe('FileSessionStore.repair', () => {
     expect(await backups(folder)).toEqual([]);
     // The lease was given back.
     await (await new FileSessionStore({ root: folder }).lease('s')).release();
+  });
+
+  it('a snapshot that parses but breaks the schema (a flipped byte): the error names the file, the field and what to do', async () => {
+    const folder = await root();
+    const saved = new FileSessionStore({ root: folder });
+    await saved.save(newSessionState({ id: 's', messages: [user('hello')] }), { expectedVersion: 0 });
+    const snapshot = join(folder, 's', 'session.json');
+    const text = await readFile(snapshot, 'utf8');
+    // One flipped bit turns the key "content" into "contenu" (the message has no content any more),
+    // or the schemaVersion 1 into 0, a version that never existed.
+    const damaged: [string, string][] = [
+      [text.replace('"content"', '"contenu"'), "(field 'messages.0.content')"],
+      [text.replace('"schemaVersion":1', '"schemaVersion":0'), "(field 'schemaVersion')"],
+    ];
+    for (const [bytes, field] of damaged) {
+      await writeFile(snapshot, bytes);
+      const store = new FileSessionStore({ root: folder, logger: recordingLogger().logger });
+      for (const attempt of [store.load('s'), store.repair('s')]) {
+        const error = await attempt.catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(SessionCorruptError);
+        expect((error as SessionCorruptError).source).toBe(snapshot);
+        expect((error as Error).message).toContain(field);
+        expect((error as Error).message).toMatch(
+          /restore (it|session\.json) from a backup .* or delete the session\./i,
+        );
+        // Said once, not once by the parse and again by the repair.
+        expect((error as Error).message.match(/from a backup/g)).toHaveLength(1);
+      }
+    }
+  });
+
+  it("a snapshot holding another session's id (a flipped byte) is refused, never loaded as that session", async () => {
+    const folder = await root();
+    await twoRuns(folder);
+    const snapshot = join(folder, 's', 'session.json');
+    await writeFile(snapshot, (await readFile(snapshot, 'utf8')).replace('"id":"s"', '"id":"r"'));
+    const store = new FileSessionStore({ root: folder, logger: quiet() });
+    for (const attempt of [store.load('s'), store.repair('s')]) {
+      const error = await attempt.catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(SessionCorruptError);
+      expect((error as SessionCorruptError).source).toBe(snapshot);
+      expect((error as Error).message).toContain(
+        "it holds session 'r', but it is the snapshot of session 's'",
+      );
+    }
+  });
+
+  it('a snapshot lost beside its log: SessionCorruptError saying a repair cannot rebuild it; nothing changed, and delete removes it', async () => {
+    const folder = await root();
+    const log = await twoRuns(folder);
+    const snapshot = join(folder, 's', 'session.json');
+    await unlink(snapshot);
+    const logBefore = await readFile(log);
+    const store = new FileSessionStore({ root: folder, logger: quiet() });
+    const error = await store.repair('s').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SessionCorruptError);
+    expect((error as SessionCorruptError).source).toBe(snapshot);
+    expect((error as Error).message).toContain('it is missing, but the events log beside it holds');
+    expect((error as Error).message).toContain(
+      'A repair only cuts the events log and cannot rebuild a snapshot: restore session.json from a backup',
+    );
+    expect((error as Error).message).toMatch(/Nothing was changed\.$/);
+    expect((error as Error).message.match(/from a backup/g)).toHaveLength(1);
+    expect(await readFile(log)).toEqual(logBefore);
+    expect(await backups(folder)).toEqual([]);
+    // The lease was given back, and the session can be removed.
+    await (await new FileSessionStore({ root: folder }).lease('s')).release();
+    expect(await store.delete('s')).toBe(true);
+    expect(await readdir(folder)).toEqual([]);
   });
 
   it('an id never stored: SessionNotFoundError', async () => {

@@ -7,10 +7,11 @@ import {
   type SessionLogRecord,
   type SessionState,
 } from '@agent-core/core';
+import { checkReplayedMessages } from './check-replayed-messages.js';
 import { type LogIndex, SeqChecker } from './events-log.js';
 import type { FileOperations } from './file-operations.js';
 import { type LogLine, parseLogLines } from './log-lines.js';
-import { parseSnapshot, readSnapshot, snapshotFileName } from './snapshot-file.js';
+import { parseSnapshot, readSnapshot, restoreAdvice, snapshotFileName } from './snapshot-file.js';
 import { errorCode, storageError } from './storage-error.js';
 
 /** What `FileSessionStore.repair` found and did. */
@@ -55,6 +56,10 @@ export interface RepairContext {
 
 const logFileName = 'events.jsonl';
 
+/** What to do about a snapshot a repair cannot use: the log need not hold the whole history (a session can start with messages, or be compacted). */
+const cannotRebuild =
+  'A repair only cuts the events log and cannot rebuild a snapshot: restore session.json from a backup (a repair-<time> folder beside it holds what an earlier repair kept), or delete the session.';
+
 /**
  * Cuts a session back to its last consistent point (the caller holds its
  * lease): the log keeps every record up to the first damage the snapshot
@@ -70,7 +75,13 @@ const logFileName = 'events.jsonl';
 export async function repairSession(id: string, context: RepairContext): Promise<SessionRepairReport> {
   const { folder, files } = context;
   const snapshotPath = join(folder, snapshotFileName);
-  const snapshotBytes = await readSnapshot(files, folder, id, context.root);
+  const snapshotBytes = await readSnapshot(
+    files,
+    folder,
+    id,
+    context.root,
+    `${cannotRebuild} Nothing was changed.`,
+  );
   const state = await parsedSnapshot(snapshotBytes, snapshotPath);
   const invalid = historyProblems(state.messages, { allowPendingCalls: true });
   if (invalid.length > 0)
@@ -80,7 +91,7 @@ export async function repairSession(id: string, context: RepairContext): Promise
     );
   const logPath = join(folder, logFileName);
   const log = await readLog(files, logPath);
-  const plan = planCut(state, log);
+  const plan = await planCut(state, log);
   const report: SessionRepairReport = {
     sessionId: id,
     changed: plan.cutAt < log.length || plan.lastSeq < state.lastSeq,
@@ -132,7 +143,7 @@ interface CutPlan {
   problems: string[];
 }
 
-function planCut(state: SessionState, log: Buffer): CutPlan {
+async function planCut(state: SessionState, log: Buffer): Promise<CutPlan> {
   const end = log.lastIndexOf(0x0a) + 1;
   const lines = parseLogLines(log.subarray(0, end));
   const problems: string[] = [];
@@ -156,6 +167,15 @@ function planCut(state: SessionState, log: Buffer): CutPlan {
   }
   // The records a load replays must give a history a model accepts; validity only ever ends, so the last good prefix is found by halving.
   const replayed = kept.filter((entry) => entry.record.seq > state.lastSeq);
+  // A record whose message no session can hold is cut with everything after it, as a load refuses it.
+  const invalid = await checkReplayedMessages(replayed.map((entry) => entry.record));
+  if (invalid !== undefined) {
+    const first = replayed[invalid.position] as { record: SessionLogRecord; line: LogLine };
+    problems.push(`events.jsonl line ${first.line.line} (seq ${first.record.seq}): ${invalid.problem}.`);
+    kept.length -= replayed.length - invalid.position;
+    replayed.length = invalid.position;
+    stop = lines.indexOf(first.line);
+  }
   const valid = lastValidPrefix(state.messages, replayed);
   if (valid < replayed.length) {
     const first = replayed[valid] as { record: SessionLogRecord; line: LogLine };
@@ -167,15 +187,20 @@ function planCut(state: SessionState, log: Buffer): CutPlan {
     kept.length -= replayed.length - valid;
     stop = lines.indexOf(first.line);
   }
+  const lastSeq = kept.at(-1)?.record.seq ?? 0;
+  if (lastSeq < state.lastSeq) {
+    problems.push(
+      `events.jsonl ends at seq ${lastSeq}, but session.json includes records up to seq ${state.lastSeq}.`,
+    );
+    // The snapshot is saved again with this lastSeq, so damaged lines after the last record kept would
+    // come after it, where a load refuses them: they go too.
+    const afterKept = kept.length === 0 ? 0 : lines.indexOf((kept.at(-1) as { line: LogLine }).line) + 1;
+    stop = Math.min(stop, afterKept);
+  }
   // Cut right before the first line dropped: damage the snapshot covers and blank lines ahead of it stay.
   const cutAt = stop < lines.length ? (lines[stop] as LogLine).start : end;
   if (end < log.length) problems.push('events.jsonl: its last line is torn (a crash during an append).');
   const dropped = lines.slice(stop);
-  const lastSeq = kept.at(-1)?.record.seq ?? 0;
-  if (lastSeq < state.lastSeq)
-    problems.push(
-      `events.jsonl ends at seq ${lastSeq}, but session.json includes records up to seq ${state.lastSeq}.`,
-    );
   return {
     cutAt,
     kept: kept.map((entry) => entry.record),
@@ -222,7 +247,7 @@ async function parsedSnapshot(bytes: Buffer, path: string): Promise<SessionState
     if (!AgentError.isInstance(error)) throw error;
     throw new SessionCorruptError(
       path,
-      `it cannot be parsed (${error.message}). A repair only cuts the events log and cannot rebuild a snapshot: restore session.json from a backup (a repair-<time> folder beside it holds what an earlier repair kept), or delete the session. Nothing was changed.`,
+      `it cannot be parsed (${error.message.replace(` ${restoreAdvice}`, '')}). ${cannotRebuild} Nothing was changed.`,
       { cause: error },
     );
   }

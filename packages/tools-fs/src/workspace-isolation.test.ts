@@ -286,3 +286,32 @@ test('a directory swapped for a link to outside while it is listed is refused, a
   expect(error.code).toBe('changed_during_use');
   expect(error.message).not.toContain('outside-name');
 });
+
+describe('paths no file system takes', () => {
+  const hostile = [
+    ['a path of 10,000 characters', 'x'.repeat(10_000)],
+    ['a name of 300 characters', `sub/${'y'.repeat(300)}.txt`],
+    ['a path of 3,000 folders', `${'d/'.repeat(3000)}f.txt`],
+    ['a NUL byte', 'inside.txt\0../../outside/secret.txt'],
+  ] as const;
+
+  test.each(hostile)(
+    '%s: every tool refuses it as invalid_path, quoting only its start',
+    async (_label, path) => {
+      const tools = box.tools();
+      const attempts = [
+        run(tools.read_file, { path }),
+        run(tools.write_file, { path, content: 'x' }),
+        run(tools.edit_file, { path, old_string: 'a', new_string: 'b' }),
+        run(tools.list_files, { path }),
+      ];
+      for (const attempt of attempts) {
+        const error = await refusal(attempt);
+        expect(error.code).toBe('invalid_path');
+        expect(error.message.length).toBeLessThan(400);
+      }
+      // Nothing was written.
+      expect((await readdir(box.root)).sort()).toEqual(['inside.txt', 'sub']);
+    },
+  );
+});

@@ -94,6 +94,8 @@ export class Workspace {
    */
   locate(input: string): string {
     if (input.includes('\0')) this.#refuse('invalid_path', input, `The path contains a NUL character.`);
+    const tooLong = pathLengthProblem(input);
+    if (tooLong !== undefined) this.#refuse('invalid_path', input, tooLong);
     const text = input.trim() === '' ? '.' : input;
     if (isAbsolute(text)) {
       const normal = resolve(text);
@@ -318,11 +320,37 @@ export class Workspace {
         `A parent of '${input}' is a file, not a directory.`,
         details,
       );
+    if (code === 'ENAMETOOLONG')
+      return new WorkspaceError(
+        'invalid_path',
+        `The path '${shortened(input)}' is longer than the file system allows once resolved in the workspace root; use a shorter one.`,
+        details,
+      );
     const reason = error instanceof Error ? error.message : String(error);
-    return new Error(`Cannot access '${input}': ${reason}`, { cause: error });
+    return new Error(`Cannot access '${shortened(input)}': ${shortened(reason)}`, { cause: error });
   }
 
   #refuse(code: WorkspaceErrorCode, input: string, message: string, cause?: unknown): never {
     throw new WorkspaceError(code, message, { path: input, root: this.root, cause });
   }
+}
+
+// Linux's limits (PATH_MAX, NAME_MAX): longer paths fail in the kernel with ENAMETOOLONG anyway.
+const maxPathBytes = 4096;
+const maxNameBytes = 255;
+
+/** Why `input` is too long to be a path, or undefined; the message quotes only its start. */
+function pathLengthProblem(input: string): string | undefined {
+  const bytes = Buffer.byteLength(input);
+  if (bytes > maxPathBytes)
+    return `The path '${shortened(input)}' is ${bytes} bytes long; a path is at most ${maxPathBytes} bytes. Use a shorter one.`;
+  const name = input.split(/[\\/]/).find((part) => Buffer.byteLength(part) > maxNameBytes);
+  if (name !== undefined)
+    return `The name '${shortened(name)}' in the path is ${Buffer.byteLength(name)} bytes long; a file or folder name is at most ${maxNameBytes} bytes. Use a shorter one.`;
+  return undefined;
+}
+
+/** A text cut to its first 120 characters, so an error about a huge path stays readable. */
+function shortened(text: string): string {
+  return text.length <= 120 ? text : `${text.slice(0, 120)}… (${text.length} characters)`;
 }

@@ -19,13 +19,12 @@ export function keyLines(text: string): Map<string, number> {
     const header = /^\[\[?\s*(.+?)\s*\]\]?\s*(#.*)?$/.exec(line);
     if (header !== null) {
       table = splitKey(header[1] as string);
-      if (!lines.has(table.join('.'))) lines.set(table.join('.'), number);
+      record(lines, table, number);
       continue;
     }
     const assignment = /^((?:"[^"]*"|'[^']*'|[A-Za-z0-9_.\s-])+?)\s*=(.*)$/.exec(line);
     if (assignment === null) continue;
-    const path = [...table, ...splitKey(assignment[1] as string)].join('.');
-    if (!lines.has(path)) lines.set(path, number);
+    record(lines, [...table, ...splitKey(assignment[1] as string)], number);
     const value = assignment[2] as string;
     for (const quotes of ['"""', "'''"]) {
       const at = value.indexOf(quotes);
@@ -42,6 +41,14 @@ export function lineOf(lines: Map<string, number>, path: readonly string[]): num
     if (line !== undefined) return line;
   }
   return undefined;
+}
+
+// A dotted header or key (`[a.b]`, `a.b = 1`) also defines the tables that hold it: their first line is this one.
+function record(lines: Map<string, number>, path: readonly string[], number: number): void {
+  for (let length = 1; length <= path.length; length++) {
+    const prefix = path.slice(0, length).join('.');
+    if (!lines.has(prefix)) lines.set(prefix, number);
+  }
 }
 
 function splitKey(key: string): string[] {

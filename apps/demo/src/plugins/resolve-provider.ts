@@ -93,12 +93,34 @@ export async function resolveProvider(
   await importPlugin(name, providerPackages[type], 'provider');
   const options: Record<string, unknown> = {};
   if (entry.api_key !== undefined) options.apiKey = entry.api_key;
-  if (entry.base_url !== undefined) options.baseURL = entry.base_url;
+  if (entry.base_url !== undefined) Object.assign(options, baseUrlOptions(entry.base_url));
   // Messages name the server the user chose, not the API it speaks.
   const label =
     entry.name ?? (entry.base_url !== undefined ? hostOf(entry.base_url) : name !== type ? name : undefined);
   if (label !== undefined) options.name = label;
   return { provider: getProvider(type, options), name, type, model };
+}
+
+/**
+ * A base URL as provider options. fetch refuses a URL with user info, so
+ * `http://user:password@host/v1` becomes the bare URL and HTTP Basic
+ * authentication, as a proxy in front of a local model server expects it.
+ */
+export function baseUrlOptions(baseUrl: string): { baseURL: string; headers?: Record<string, string> } {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return { baseURL: baseUrl };
+  }
+  if (url.username === '' && url.password === '') return { baseURL: baseUrl };
+  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  url.username = '';
+  url.password = '';
+  return {
+    baseURL: url.href,
+    headers: { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` },
+  };
 }
 
 /** The host (and port) of a base URL, without any user info; the URL itself if it does not parse. */

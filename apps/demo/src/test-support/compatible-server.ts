@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -13,15 +13,19 @@ export async function startCompatibleServer(
 ): Promise<{
   url: string;
   requests: unknown[];
+  /** The headers of each request, in order. */
+  headers: IncomingHttpHeaders[];
   close(): Promise<void>;
 }> {
   const requests: unknown[] = [];
+  const headers: IncomingHttpHeaders[] = [];
   const server: Server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
       const parsed = JSON.parse(body) as { model: string; messages: { role: string; content: string }[] };
       requests.push(parsed);
+      headers.push(request.headers);
       const last = parsed.messages.at(-1);
       const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: parsed.model };
       const send = (delta: object, finish: string | null = null) =>
@@ -63,6 +67,7 @@ export async function startCompatibleServer(
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    headers,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

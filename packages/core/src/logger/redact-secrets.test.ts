@@ -51,6 +51,23 @@ describe('redactSecrets', () => {
     expect(input.apiKey).toBe('anything');
   });
 
+  it('removes the user info of a URL, which carries a password or a token', () => {
+    const text =
+      'Request cannot be constructed from a URL that includes credentials: http://user:hunter2pass@127.0.0.1:8080/v1/chat';
+    expect(redactSecrets(text)).toBe(
+      'Request cannot be constructed from a URL that includes credentials: http://[REDACTED]@127.0.0.1:8080/v1/chat',
+    );
+    expect(redactSecrets('connect postgres://app:s3cret@db.internal:5432/agents failed')).toBe(
+      'connect postgres://[REDACTED]@db.internal:5432/agents failed',
+    );
+    expect(redactSecrets({ url: 'https://tokenonly@example.com/repo.git' })).toEqual({
+      url: 'https://[REDACTED]@example.com/repo.git',
+    });
+    // An @ after the host is a path or a query, not user info.
+    const plain = 'see https://example.com/users/@me and http://host/a?b=c@d, mail me@example.com';
+    expect(redactSecrets(plain)).toBe(plain);
+  });
+
   it('leaves ordinary text, ids and token counts alone', () => {
     const text = 'toolu_01ABCdef call_abc123 used 1200 input tokens; task-list ok; maxTokens=4096';
     expect(redactSecrets(text)).toBe(text);

@@ -13,6 +13,8 @@ const secretPatterns: readonly (readonly [RegExp, (match: string, ...groups: str
     /\b(authorization|proxy-authorization|x-api-key|api[-_]?key|x-goog-api-key|access[-_]?token|secret|password|client[-_]?secret)(["']?\s*[:=]\s*["']?)(?!\[REDACTED\]|Bearer |Basic )[^\s"',;&}]{4,}/gi,
     (_match, key, separator) => `${key}${separator}${redactedText}`,
   ],
+  // The user info of a URL (`scheme://user:password@host`, `https://token@host`): whatever its shape, it is a credential.
+  [/\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#@]+@/gi, (_match, scheme) => `${scheme}${redactedText}@`],
   // Google API keys, GitHub tokens, AWS access key ids, Slack tokens, JSON Web Tokens.
   [/\bAIza[0-9A-Za-z_-]{30,}/g, () => redactedText],
   [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, () => redactedText],

@@ -55,14 +55,19 @@ function pausedInA(held: HeldToolResult): PendingApproval {
 }
 
 /** A paused session resumed in a process that stopped while `started` ran. */
-function crashedResume(messages: AgentMessage[], pending: PendingApproval[], started: string) {
+function crashedResume(messages: AgentMessage[], pending: PendingApproval[], started: string | undefined) {
   const state = newSessionState({ id: 's', messages });
   state.status = 'await_user';
   state.pendingApprovals = pending;
-  const events: SessionEvent[] = [
-    { type: 'run_started', runId: 'r2', at },
-    { type: 'tool_started', toolCallId: started, toolName: `tool_${started}`, input: { id: started }, at },
-  ];
+  const events: SessionEvent[] = [{ type: 'run_started', runId: 'r2', at }];
+  if (started !== undefined)
+    events.push({
+      type: 'tool_started',
+      toolCallId: started,
+      toolName: `tool_${started}`,
+      input: { id: started },
+      at,
+    });
   const records: SessionLogRecord[] = events.map((event, index) => ({
     seq: index + 1,
     operationId: `op${index}`,
@@ -80,6 +85,16 @@ describe('repairInterrupted and the approvals a paused session kept', () => {
     expect(results.map((result) => result.toolCallId)).toEqual(['a']);
     expect(String(results[0]?.content)).toContain('outcome is unknown');
     expect(state.pendingApprovals.map((pending) => pending.toolCallId)).toEqual(['b']);
+    // `b` still waits for a decision: the session is paused for its user, and an approvals inbox lists it.
+    expect(state.status).toBe('await_user');
+    expect(historyProblems(state.messages, { allowPendingCalls: true })).toEqual([]);
+  });
+
+  it('a resume stopped before it decided anything leaves the session waiting for its user, as it was', () => {
+    const { state, results } = crashedResume(askedFor('a'), [approval('a')], undefined);
+    expect(results).toEqual([]);
+    expect(state.status).toBe('await_user');
+    expect(state.pendingApprovals).toEqual([approval('a')]);
   });
 
   it('appends a result a pause held for the call right after the repaired one, instead of leaving it to run again', () => {
@@ -92,6 +107,7 @@ describe('repairInterrupted and the approvals a paused session kept', () => {
     ]);
     // `c` never ran: it is left for resume(), and nothing is waiting for a decision any more.
     expect(state.pendingApprovals).toEqual([]);
+    expect(state.status).toBe('interrupted');
     expect(historyProblems([...state.messages, ...closing('c')])).toEqual([]);
   });
 

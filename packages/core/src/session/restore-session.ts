@@ -98,7 +98,8 @@ export function replayRecords(state: SessionState, records: readonly SessionLogR
  * results stay in call order; the calls after it are left for `resume()`.
  * Approvals of the calls it answered are dropped from `pendingApprovals`, and
  * results a pause held for later calls are kept (see `settleApprovals`).
- * Returns true when it changed the state.
+ * While approvals still wait, the session is `await_user` rather than
+ * `interrupted`. Returns true when it changed the state.
  */
 export function repairInterrupted(
   restored: RestoredSession,
@@ -127,6 +128,9 @@ export function repairInterrupted(
     });
   }
   if (state.pendingApprovals.length > 0) settleApprovals(state);
+  // Calls still waiting for a decision (a resume stopped before it applied them) keep the session
+  // paused for its user, so an approvals inbox and an editor's session/load still ask for them.
+  if (state.pendingApprovals.length > 0) state.status = 'await_user';
   return true;
 }
 

@@ -167,7 +167,7 @@ describe('two processes deciding the same pause', () => {
     expect(reloaded.messages.filter((message) => message.role === 'user')).toHaveLength(1);
   });
 
-  it('a process that stops right after its claim leaves the session interrupted, still waiting; deciding again runs the call once', async () => {
+  it('a process that stops right after its claim leaves the session waiting for its user (await_user, so inboxes list it); deciding again runs the call once', async () => {
     const store = new MemorySessionStore();
     const writes: string[] = [];
     const id = await pausedSession(store, writes);
@@ -186,7 +186,10 @@ describe('two processes deciding the same pause', () => {
     expect(writes).toEqual([]);
 
     const next = await processOver(store, writes).get(id);
-    expect(next.status).toBe('interrupted');
+    expect(next.status).toBe('await_user');
+    expect(
+      (await store.list()).sessions.map((summary) => [summary.status, summary.pendingApprovalCount]),
+    ).toEqual([['await_user', 1]]);
     expect(next.agent.pendingApprovals.map((approval) => approval.toolCallId)).toEqual(['w1']);
     const done = await next.resume({ decisions: allowAll(next) }).result();
     expect(done.terminateReason).toBe('completed');

@@ -55,6 +55,18 @@ function buildServer() {
         extra.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
       }),
   );
+  server.registerTool('garbage', { description: 'Writes garbage on stdout, then answers' }, async () => {
+    // What a server with a stray console.log or a binary dump sends: lines that are no JSON-RPC.
+    process.stdout.write(
+      'this is not JSON-RPC\n{"jsonrpc":"2.0","id":\n\u0000\u00ff\u0001 binary\n[1,2,3]\n{"jsonrpc":"2.0","id":987654,"result":{}}\n',
+    );
+    return { content: [{ type: 'text', text: 'answered after garbage' }] };
+  });
+  server.registerTool(
+    'hang',
+    { description: 'Never answers, and ignores cancellation' },
+    async () => new Promise(() => {}),
+  );
   server.registerTool('crash', { description: 'Exits the server process at once' }, async () => {
     process.stderr.write('test server: crashing on purpose\n');
     process.exit(3);
