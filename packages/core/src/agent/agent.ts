@@ -39,7 +39,6 @@ export type AgentListener = (event: AgentEvent) => void;
  */
 export class Agent {
   readonly #shared: AgentShared;
-  readonly #listeners = new Set<AgentListener>();
   readonly #tools: ToolPreparation;
   /** The options as given (`setModel` replaces them); the run's shared state points at the same object. */
   #options: AgentOptions;
@@ -63,6 +62,7 @@ export class Agent {
       followUpQueue: [],
       customMessages: countCustom(messages),
       runAbort: undefined,
+      listeners: undefined,
       events: noEvents,
       logger: options.logger ?? silentLogger,
       approvals: {
@@ -144,8 +144,9 @@ export class Agent {
 
   /** Adds a listener for the events of every run; returns the function that removes it. */
   subscribe(listener: AgentListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    const listeners = (this.#shared.listeners ??= new Set());
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 
   /**
@@ -205,7 +206,7 @@ export class Agent {
     // Only a logger the user gave is fed the run's records: the default costs nothing per event.
     const log = this.options.logger === undefined ? undefined : eventLogger(logger, trace);
     const spans = new SpanIds(trace.spanId);
-    const events = new RunEvents(runId, spans, this.#listeners, log, logger);
+    const events = new RunEvents(runId, spans, shared, log, logger);
     const channel = events.channel;
     shared.events = events;
     const startedAt = performance.now();

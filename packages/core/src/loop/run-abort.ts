@@ -55,9 +55,10 @@ export class RunAbort {
       callback(this.#reason);
       return noop;
     }
-    const callbacks = this.#callbacks ?? [];
-    this.#callbacks = callbacks;
-    callbacks.push(callback);
+    let callbacks = this.#callbacks;
+    // Made at its size: a run usually has one callback (its own) while it waits for its model.
+    if (callbacks === undefined) this.#callbacks = callbacks = [callback];
+    else callbacks.push(callback);
     return () => {
       const index = callbacks.indexOf(callback);
       if (index >= 0) callbacks.splice(index, 1);
