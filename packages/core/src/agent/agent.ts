@@ -210,10 +210,10 @@ export class Agent {
     const channel = events.channel;
     shared.events = events;
     const startedAt = performance.now();
-    const result = runFrame(
+    const result = runFrame({
       shared,
-      this.#tools,
-      this.#options,
+      tools: this.#tools,
+      agentOptions: this.#options,
       input,
       options,
       orchestrator,
@@ -223,7 +223,7 @@ export class Agent {
       events,
       startedAt,
       decisions,
-    );
+    });
     return new AgentRun(runId, channel, result, runAbort);
   }
 
