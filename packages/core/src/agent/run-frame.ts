@@ -103,7 +103,7 @@ function startRun(
   setup: RunSetup | undefined,
   setupError: AgentError | undefined,
 ): Promise<AgentResult> {
-  const { shared, agentOptions, runAbort, runId, trace, events, input, options } = run;
+  const { shared, agentOptions, runAbort, runId, trace, input, options } = run;
   let state: RunState;
   let context: RunContext;
   try {

@@ -113,7 +113,11 @@ export class RunEvents implements EventSink {
     ref: unknown,
   ): void {
     const listeners = this.#listeners.listeners;
-    if (this.#log === undefined && (listeners === undefined || listeners.size === 0) && !this.channel.waiting) {
+    if (
+      this.#log === undefined &&
+      (listeners === undefined || listeners.size === 0) &&
+      !this.channel.waiting
+    ) {
       this.channel.record(kind, turn, seq, span, parent, extra, ref);
       return;
     }
