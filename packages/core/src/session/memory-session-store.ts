@@ -97,10 +97,11 @@ export class MemorySessionStore implements SessionStore {
   }
 
   #get(id: string): StoredSession {
-    checkSessionId(id);
     const stored = this.#sessions.get(id);
-    if (stored === undefined) throw new SessionNotFoundError(id, 'the memory store');
-    return stored;
+    // A stored session's id passed checkSessionId when it was saved: only an id not found is checked.
+    if (stored !== undefined) return stored;
+    checkSessionId(id);
+    throw new SessionNotFoundError(id, 'the memory store');
   }
 }
 
