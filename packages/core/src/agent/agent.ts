@@ -26,6 +26,9 @@ import { ContextWindow } from '../context/context-window.js';
 import { randomSpanId, randomTraceId, resolveParentTrace } from '../trace/trace-context.js';
 import { eventLogger } from '../observability/event-logger.js';
 
+/** The options of a prompt given none: one shared object, only ever read. */
+const noPromptOptions: PromptOptions = Object.freeze({});
+
 /** Listens to the events of every run of an agent, synchronously, as they happen. */
 export type AgentListener = (event: AgentEvent) => void;
 
@@ -153,7 +156,7 @@ export class Agent {
    * Starts a run for `input`. Throws `AgentBusyError` if a run is in progress
    * and `ConfigError` if no orchestrator is available.
    */
-  prompt(input: PromptInput, options: PromptOptions = {}): AgentRun {
+  prompt(input: PromptInput, options: PromptOptions = noPromptOptions): AgentRun {
     if (this.#shared.runAbort !== undefined) throw new AgentBusyError('start a new prompt');
     return this.#start(input, options, undefined);
   }

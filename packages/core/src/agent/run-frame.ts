@@ -114,11 +114,12 @@ function startRun(
     return Promise.reject(error);
   }
   // The run's own callback comes first, so everything woken by the abort sees why it stopped.
-  const stopWatching = runAbort.onAbort((reason) => {
+  const onRunAbort = (reason: unknown) => {
     state.stopCause ??=
       reason instanceof RunStoppedError && reason.code === 'timeout' ? 'timeout' : 'aborted';
     state.modelWatch.runAborted(reason);
-  });
+  };
+  runAbort.subscribe(onRunAbort);
   const unlink = linkAbort(options.signal, runAbort);
   const timeoutMs = agentOptions.limits?.timeoutMs;
   const timer =
@@ -131,13 +132,6 @@ function startRun(
             ),
           timeoutMs,
         );
-  const stopRun = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    state.modelWatch.close();
-    stopWatching();
-    unlink();
-    letGo(run);
-  };
   let running: Promise<RunEnd> | RunEnd;
   try {
     const start: AgentEventOf<'agent_start'> = {
@@ -166,7 +160,7 @@ function startRun(
       }
     }
   } catch (error) {
-    stopRun();
+    stopWatching(run, state, timer, onRunAbort, unlink);
     return Promise.reject(error);
   }
   const ended = (end: RunEnd): AgentResult | Promise<AgentResult> => {
@@ -181,16 +175,16 @@ function startRun(
       journaled = true;
       return endJournal(journal, result, shared).then(
         () => {
-          stopRun();
+          stopWatching(run, state, timer, onRunAbort, unlink);
           return result;
         },
         (error: unknown) => {
-          stopRun();
+          stopWatching(run, state, timer, onRunAbort, unlink);
           throw error;
         },
       );
     } finally {
-      if (!journaled) stopRun();
+      if (!journaled) stopWatching(run, state, timer, onRunAbort, unlink);
     }
   };
   // A promise is followed with `then`; anything else an orchestrator returns is awaited as before.
@@ -247,6 +241,21 @@ function runState(run: RunStart, prepared: PreparedTools, setup: RunSetup | unde
   events.model = state.settings.model;
   state.journal?.runStarted(runId);
   return state;
+}
+
+/** Stops what watches a run that has ended (its timer, model watch, abort callback and the caller's signal) and lets it go. */
+function stopWatching(
+  run: RunStart,
+  state: RunState,
+  timer: ReturnType<typeof setTimeout> | undefined,
+  onRunAbort: (reason: unknown) => void,
+  unlink: () => void,
+): void {
+  if (timer !== undefined) clearTimeout(timer);
+  state.modelWatch.close();
+  run.runAbort.off(onRunAbort);
+  unlink();
+  letGo(run);
 }
 
 /** The agent lets go of a run that has ended. */
