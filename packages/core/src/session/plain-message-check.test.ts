@@ -3,6 +3,13 @@ import { everyMessageKind, sampleSessionState } from '../testing/session-fixture
 import { checkSessionState, loadSessionStateSchema } from './parse-session-state.js';
 import { isPlainValidMessage } from './plain-message-check.js';
 
+/** An array whose first slot is a hole, then `item`. */
+function withHole(item: unknown): unknown[] {
+  const array: unknown[] = [];
+  array[1] = item;
+  return array;
+}
+
 const call = { type: 'toolCall', id: 'call_1', name: 'add', input: { a: 1, b: 2 } };
 
 /** Messages the loop and providers make every day: the quick check must take them all. */
@@ -55,7 +62,7 @@ const edges: unknown[] = [
   { role: 'user', content: [{ type: 'image', data: 'AAAA' }] },
   { role: 'user', content: [undefined] },
   // A hole in a content array.
-  { role: 'user', content: [, { type: 'text', text: 'x' }] },
+  { role: 'user', content: withHole({ type: 'text', text: 'x' }) },
   { role: 'assistant', content: [call] },
   { role: 'assistant', content: [call], stopReason: 'done' },
   { role: 'assistant', content: 'text', stopReason: 'end_turn' },
@@ -136,8 +143,9 @@ describe('the quick check of stored messages', () => {
     state.messages = [{ role: 'user', content: 'fine' }, { role: 'user', content: 3 } as never];
     await expect(checkSessionState(state)).rejects.toMatchObject({ code: 'invalid_session_state' });
     const holed = sampleSessionState('s2');
-    // biome-ignore lint/suspicious/noSparseArray: a hole is the case under test.
-    holed.messages = [{ role: 'user', content: 'fine' }, , { role: 'user', content: 'after' }] as never;
+    const messages = withHole({ role: 'user', content: 'after' });
+    messages.unshift({ role: 'user', content: 'fine' });
+    holed.messages = messages as never;
     await expect(checkSessionState(holed)).rejects.toMatchObject({ code: 'invalid_session_state' });
     const badField = sampleSessionState('s3');
     (badField as { status: string }).status = 'sleeping';
