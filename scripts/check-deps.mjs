@@ -34,7 +34,8 @@ function check(packageDirectory, allowed) {
       const name = specifier.split('/').slice(0, 2).join('/');
       const where = relative(root, file);
       if (specifier.includes('/src/')) problems.push(`${where}: deep import '${specifier}'`);
-      const testOnly = isTest && (name === '@agent-core/provider-mock' || name === '@agent-core/test-postgres');
+      const testOnly =
+        isTest && (name === '@agent-core/provider-mock' || name === '@agent-core/test-postgres');
       if (name !== manifest.name && !allowed(name) && !testOnly)
         problems.push(`${where}: may not import ${name}`);
       if (name !== manifest.name && !declared.has(name))

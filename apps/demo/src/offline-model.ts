@@ -6,10 +6,13 @@ const expressionPattern = /\(?-?\d+(?:\.\d+)?\)?(?:\s*[-+*/%^]\s*\(?-?\d+(?:\.\d
 /**
  * The demo's offline model: a scripted provider that reads the prompt, calls
  * the calculator for each arithmetic expression in it and the clock when asked
- * for the time, then answers from the tool results. No network, no key.
+ * for the time, then answers from the tool results. No network, no key. On
+ * a terminal it streams with a short pause between chunks, as a real model would.
  */
 export function offlineModel(): MockProvider {
-  return mock({ name: 'mock', turns: respond, chunkSize: 4, chunkDelayMs: 8 });
+  // The pause between chunks shows a person at a terminal what streaming looks like; piped output needs none.
+  const chunkDelayMs = process.stdout.isTTY === true ? 8 : 0;
+  return mock({ name: 'mock', turns: respond, chunkSize: 4, chunkDelayMs });
 }
 
 function respond(request: ModelRequest): MockTurn {

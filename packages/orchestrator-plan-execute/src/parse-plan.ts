@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { planText } from './plan-text.js';
 
 /** One step of a plan. */
 export interface PlanStep {
@@ -55,8 +56,7 @@ export function parsePlan(reply: string, maxSteps = 10): PlanParseResult {
 }
 
 function extractJson(reply: string): string | undefined {
-  const fenced = /```[\w-]*[ \t]*\n?([\s\S]*?)```/.exec(reply);
-  const text = (fenced === null ? reply : (fenced[1] as string)).trim();
+  const text = planText(reply);
   const object = text.indexOf('{');
   const array = text.indexOf('[');
   const start = object < 0 ? array : array < 0 ? object : Math.min(object, array);

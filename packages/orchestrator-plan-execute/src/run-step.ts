@@ -27,6 +27,9 @@ export async function runStep(
 ): Promise<StepOutcome> {
   const onTextDelta = (delta: string) => context.emit({ type: 'thinking_delta', delta });
   for (let calls = 0; ; calls++) {
+    // A run stopped in the step's last call (an abort, a call waiting for approval) stops here: a
+    // failed step would re-plan, and the message that asks for it would answer a waiting call as skipped.
+    if (context.aborted) return { kind: 'stopped', end: { reason: context.nextTurn() ?? 'aborted' } };
     if (calls >= maxStepTurns) {
       const reason = `it used ${maxStepTurns} model calls without an answer (maxStepTurns).`;
       return { kind: 'failed', reason, result: '' };

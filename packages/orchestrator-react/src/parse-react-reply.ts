@@ -1,4 +1,5 @@
 import { classifyRange, isWhitespace, type ReactKeyword } from './react-line.js';
+import { cleanToolName, unfenced } from './reply-text.js';
 
 /**
  * One parsed ReAct reply: a tool call, a final answer, or a malformed step
@@ -114,19 +115,6 @@ function trimmedSlice(text: string, from: number, to: number): string {
   return text.slice(start, end);
 }
 
-function cleanToolName(text: string): string {
-  // The common name needs no cleaning: one test, no copies.
-  if (/^[\w-]+$/.test(text)) return text;
-  const newline = text.indexOf('\n');
-  const firstLine = newline < 0 ? text : text.slice(0, newline);
-  return firstLine
-    .trim()
-    .replace(/^[`'"*[]+|[`'"*\]]+$/g, '')
-    .replace(/\(\s*\)$/, '')
-    .replace(/[.:]+$/, '')
-    .trim();
-}
-
 /** The input as an object, or a sentence saying what is wrong with it. */
 function parseInput(text: string): Record<string, unknown> | undefined | string {
   let json = text.trim();
@@ -151,12 +139,4 @@ function parseInput(text: string): Record<string, unknown> | undefined | string 
     return 'the \'Action Input:\' must be one JSON object, such as {"name": "value"}.';
   }
   return value as Record<string, unknown>;
-}
-
-/** The JSON inside a code fence or a code span, or the text as it is. */
-function unfenced(text: string): string {
-  const fenced = /^`{3,}[\w-]*[ \t]*\n?([\s\S]*?)\n?[ \t]*`{3,}/.exec(text);
-  if (fenced !== null) return (fenced[1] as string).trim();
-  if (/^`[^`]*`$/.test(text)) return text.slice(1, -1).trim();
-  return text;
 }

@@ -113,6 +113,9 @@ export function anthropic(options: AnthropicOptions = {}): AnthropicProvider {
         timeout: timeoutMs,
         // Core retries with backoff and fallback; retries live in one layer.
         maxRetries: 0,
+        // Failures reach the caller as error events. The SDK's own logging would print them
+        // again, with the raw stream data (the model's output) on the console.
+        logLevel: 'off',
       });
       clientKey = apiKey;
       // The SDK resolves the base URL (the option, ANTHROPIC_BASE_URL, or Anthropic's): name who answers by it.

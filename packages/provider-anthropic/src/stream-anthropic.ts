@@ -129,6 +129,9 @@ export async function* streamAnthropic(
           return;
         }
         if (aborted()) break;
+        // message_stop is the API's last event: whatever the connection does after it (a reset,
+        // a proxy holding it open, stray bytes) must not cost the answer. Leaving the loop closes it.
+        if (assembler.complete) break;
         armIdleTimer();
       }
     } catch (error) {

@@ -16,7 +16,10 @@ const kindsByCode: Record<string, ProviderErrorKind> = {
   overloaded: 'overloaded',
   overloaded_error: 'overloaded',
   server_overloaded: 'overloaded',
+  // OpenAI's own, in a stream that began with HTTP 200: type service_unavailable_error, code server_is_overloaded.
+  server_is_overloaded: 'overloaded',
   service_unavailable: 'overloaded',
+  service_unavailable_error: 'overloaded',
   server_error: 'server',
   internal_error: 'server',
   internal_server_error: 'server',

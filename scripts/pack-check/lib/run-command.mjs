@@ -29,6 +29,8 @@ export function runCommand(command, args, options = {}) {
     let timedOut = false;
     child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    // A command that exits before reading its input closes the pipe: that is its answer, not a crash of the check.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
     const timer = setTimeout(() => {
       timedOut = true;

@@ -78,6 +78,14 @@ export async function* streamChat(
       message: builder.build(stopReason, { usage, provider: providerName, model: request.model }),
     };
   };
+  // The answer once the model finished: the calls still open, the usage, `done`.
+  const complete = function* (reason: string): Generator<ModelEvent> {
+    yield* calls.finish(reason === 'length');
+    const done = finish(stopReasonOf(reason, builder.hasToolCalls()));
+    if (done.type === 'done' && done.message.usage !== undefined)
+      yield { type: 'usage', usage: done.message.usage };
+    yield done;
+  };
 
   try {
     const stream = await context.client.chat.completions.create(toChatRequest(request, context), { signal });
@@ -110,6 +118,9 @@ export async function* streamChat(
           yield* calls.finish(finishReason === 'length');
         }
       }
+      // The usage-only chunk after finish_reason is the last before `[DONE]`: stop reading, so a
+      // server or proxy that holds the connection open afterwards cannot stall a finished answer.
+      if (finishReason !== undefined && chunk.usage && (chunk.choices ?? []).length === 0) break;
     }
     if (signal?.aborted) {
       yield finish('aborted');
@@ -121,16 +132,18 @@ export async function* streamChat(
         message: `${label}: the stream ended before the model finished (no finish_reason)`,
       });
     }
-    yield* calls.finish(finishReason === 'length');
-    const done = finish(stopReasonOf(finishReason, builder.hasToolCalls()));
-    if (done.type === 'done' && done.message.usage !== undefined)
-      yield { type: 'usage', usage: done.message.usage };
-    yield done;
+    yield* complete(finishReason);
   } catch (error) {
     if (signal?.aborted) {
       yield finish('aborted');
       return;
     }
-    yield { type: 'error', error: toProviderError(error, providerName, label) };
+    const failure = toProviderError(error, providerName, label);
+    // A connection lost after finish_reason cost at most the usage: the answer is whole.
+    if (finishReason !== undefined && failure.kind === 'network') {
+      yield* complete(finishReason);
+      return;
+    }
+    yield { type: 'error', error: failure };
   }
 }
