@@ -12,15 +12,17 @@ import type {
   BenchResults,
   ColdImportResult,
   FrameworkResult,
+  InflightResult,
   PostgresStoreResult,
   StreamParsingResult,
 } from './results.js';
 import { measureAcpTransport } from './workloads/acp-transport.js';
 
 // `pnpm bench`: runs every workload, prints the tables and writes them into README.md.
-// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 9, default all), --budget ms
-// (per cell, default 1000), --save-as name (also keep the results as results/<name>.json, e.g.
-// `before`), --skip-import, --skip-stream.
+// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 10, default all), --budget ms
+// (per cell, default 1000), --passes n (passes of workloads 1 and 2 for agent-core and the bare
+// loop, default 3), --node path (the node binary the contenders run on, e.g. another release),
+// --save-as name (also keep the results as results/<name>.json, e.g. `before`), --skip-import, --skip-stream.
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = fileURLToPath(new URL('.', import.meta.url));
@@ -33,11 +35,14 @@ const only = flag('--only')?.split(',');
 const budget = flag('--budget') ?? '1000';
 const saveAs = flag('--save-as');
 const workloads = flag('--workloads');
+const passes = flag('--passes') ?? '3';
+/** The node the contenders run on: this one, unless --node names another. */
+const contenderNode = flag('--node') ?? process.execPath;
 const runs = (workload: string) => workloads === undefined || workloads.split(',').includes(workload);
 
-function runNode(args: string[], options: { quiet?: boolean } = {}): Promise<string> {
+function runNode(args: string[], options: { quiet?: boolean; node?: string } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
+    const child = spawn(options.node ?? process.execPath, args, {
       cwd: root,
       stdio: ['ignore', 'pipe', options.quiet === true ? 'ignore' : 'inherit'],
     });
@@ -61,9 +66,16 @@ async function measureFrameworks(): Promise<FrameworkResult[]> {
     process.stderr.write(`${framework.label} (${framework.version})\n`);
     const out = join(tmpdir(), `agent-core-bench-${process.pid}-${framework.id}.json`);
     try {
-      const args = ['--expose-gc', join(dist, 'child.js'), framework.id, out, budget];
-      if (workloads !== undefined) args.push(workloads);
-      await runNode(args);
+      const args = [
+        '--expose-gc',
+        join(dist, 'child.js'),
+        framework.id,
+        out,
+        budget,
+        workloads ?? '',
+        passes,
+      ];
+      await runNode(args, { node: contenderNode });
       results.push(JSON.parse(readFileSync(out, 'utf8')) as FrameworkResult);
     } catch (error) {
       results.push({
@@ -138,8 +150,29 @@ async function sessionStores(server: string): Promise<PostgresStoreResult | unde
   }
 }
 
+/** Workload 10: what a run holds while it waits for its model, at 0 and 20 steps done, each contender in its own process. */
+async function inflight(): Promise<InflightResult[]> {
+  process.stderr.write('workload 10 (what a waiting run holds)\n');
+  const out: InflightResult[] = [];
+  for (const contender of ['bare', 'core-seq', 'core-session-memory']) {
+    if (only !== undefined && contender !== 'bare' && !only.includes(contender)) continue;
+    for (const steps of [0, 20]) {
+      const output = await runNode(
+        ['--expose-gc', join(dist, 'inflight-run.js'), contender, String(steps), '2000', '--json'],
+        { node: contenderNode },
+      );
+      out.push(JSON.parse(output.trim().split('\n').pop() ?? '{}') as InflightResult);
+    }
+  }
+  return out;
+}
+
 function cpuName(): string {
   return cpus()[0]?.model.trim() ?? 'unknown CPU';
+}
+
+async function nodeVersion(node: string): Promise<string> {
+  return (await runNode(['-p', 'process.versions.node'], { node })).trim();
 }
 
 const started = performance.now();
@@ -166,7 +199,7 @@ const results: BenchResults = {
     cores: cpus().length,
     memoryGb: totalmem() / 1024 ** 3,
     os: `${platform()} ${release()}`,
-    node: process.versions.node,
+    node: contenderNode === process.execPath ? process.versions.node : await nodeVersion(contenderNode),
   },
   frameworks,
   coldImport: argv.includes('--skip-import') || !runs('5') ? [] : await coldImports(),
@@ -174,6 +207,7 @@ const results: BenchResults = {
   streamParsing: argv.includes('--skip-stream') || !runs('7') ? [] : await streamParsing(),
   ...(runs('8') ? { acpTransport: await acpTransport() } : {}),
   ...(stores === undefined ? {} : { stores }),
+  ...(runs('10') ? { inflight: await inflight() } : {}),
   pending:
     reactPending === undefined
       ? []
@@ -201,6 +235,7 @@ process.stdout.write(`${markdown}\n`);
 // A partial run (--only, --workloads, --skip-*) prints its tables but leaves the README's full ones alone.
 const partial =
   only !== undefined ||
+  contenderNode !== process.execPath ||
   workloads !== undefined ||
   argv.includes('--skip-import') ||
   argv.includes('--skip-stream');

@@ -1,6 +1,7 @@
 import type { HeapCell } from './workloads/heap-growth.js';
 import type { ParallelCell } from './workloads/parallel-tools.js';
 import type { PerStepCell } from './workloads/per-step.js';
+import type { ManySessionsCell } from './workloads/many-sessions.js';
 import type { SessionsCell } from './workloads/sessions.js';
 import type { ContentionCell } from './workloads/store-contention.js';
 import type { ListCell } from './workloads/store-list.js';
@@ -18,6 +19,8 @@ export interface FrameworkResult {
   sessions?: SessionsCell;
   /** The bare loop's sessions in the same process, for the ratio. */
   bareSessions?: SessionsCell;
+  /** Workload 6's 10,000-session row (the `SessionManager` contender only), with the bare loop's in the same process. */
+  manySessions?: ManySessionsCell;
   /** Set when the contender could not run. */
   error?: string;
 }
@@ -80,6 +83,16 @@ export interface PostgresStoreResult {
   contention?: ContentionCell;
 }
 
+/** Workload 10: what one run holds while it waits for its model (`inflight-run.js`). */
+export interface InflightResult {
+  contender: string;
+  /** Tool steps done before the model stops answering. */
+  steps: number;
+  /** Runs waiting at once; the heap they hold after full collections, divided by their number. */
+  runs: number;
+  bytesPerRun: number;
+}
+
 /** Everything one `pnpm bench` measured. */
 export interface BenchResults {
   date: string;
@@ -93,5 +106,7 @@ export interface BenchResults {
   acpTransport?: AcpTransportResult;
   /** Workload 9; absent from runs before it existed or that skipped it. */
   stores?: PostgresStoreResult;
+  /** Workload 10; absent from runs before it existed or that skipped it. */
+  inflight?: InflightResult[];
   pending: string[];
 }

@@ -26,6 +26,9 @@ import { ContextWindow } from '../context/context-window.js';
 import { randomSpanId, randomTraceId, resolveParentTrace } from '../trace/trace-context.js';
 import { eventLogger } from '../observability/event-logger.js';
 
+/** The options of a prompt given none: one shared object, only ever read. */
+const noPromptOptions: PromptOptions = Object.freeze({});
+
 /** Listens to the events of every run of an agent, synchronously, as they happen. */
 export type AgentListener = (event: AgentEvent) => void;
 
@@ -39,7 +42,6 @@ export type AgentListener = (event: AgentEvent) => void;
  */
 export class Agent {
   readonly #shared: AgentShared;
-  readonly #listeners = new Set<AgentListener>();
   readonly #tools: ToolPreparation;
   /** The options as given (`setModel` replaces them); the run's shared state points at the same object. */
   #options: AgentOptions;
@@ -63,6 +65,7 @@ export class Agent {
       followUpQueue: [],
       customMessages: countCustom(messages),
       runAbort: undefined,
+      listeners: undefined,
       events: noEvents,
       logger: options.logger ?? silentLogger,
       approvals: {
@@ -144,15 +147,16 @@ export class Agent {
 
   /** Adds a listener for the events of every run; returns the function that removes it. */
   subscribe(listener: AgentListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    const listeners = (this.#shared.listeners ??= new Set());
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 
   /**
    * Starts a run for `input`. Throws `AgentBusyError` if a run is in progress
    * and `ConfigError` if no orchestrator is available.
    */
-  prompt(input: PromptInput, options: PromptOptions = {}): AgentRun {
+  prompt(input: PromptInput, options: PromptOptions = noPromptOptions): AgentRun {
     if (this.#shared.runAbort !== undefined) throw new AgentBusyError('start a new prompt');
     return this.#start(input, options, undefined);
   }
@@ -205,14 +209,14 @@ export class Agent {
     // Only a logger the user gave is fed the run's records: the default costs nothing per event.
     const log = this.options.logger === undefined ? undefined : eventLogger(logger, trace);
     const spans = new SpanIds(trace.spanId);
-    const events = new RunEvents(runId, spans, this.#listeners, log, logger);
+    const events = new RunEvents(runId, spans, shared, log, logger);
     const channel = events.channel;
     shared.events = events;
     const startedAt = performance.now();
-    const result = runFrame(
+    const result = runFrame({
       shared,
-      this.#tools,
-      this.#options,
+      tools: this.#tools,
+      agentOptions: this.#options,
       input,
       options,
       orchestrator,
@@ -222,7 +226,7 @@ export class Agent {
       events,
       startedAt,
       decisions,
-    );
+    });
     return new AgentRun(runId, channel, result, runAbort);
   }
 

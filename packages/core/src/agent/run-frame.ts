@@ -28,165 +28,244 @@ export interface RunTrace {
   parentSpanId: string | undefined;
 }
 
+/** What a run is started with: the agent's side of it, made by `Agent.prompt` and `Agent.resume`. */
+export interface RunStart {
+  shared: AgentShared;
+  tools: ToolPreparation;
+  agentOptions: AgentOptions;
+  input: PromptInput | undefined;
+  options: PromptOptions;
+  orchestrator: Orchestrator;
+  runAbort: RunAbort;
+  runId: string;
+  trace: RunTrace;
+  events: RunEvents;
+  startedAt: number;
+  decisions: CheckedDecisions | undefined;
+}
+
 /**
- * The whole run, in one async frame: a run waiting for its model holds one
- * suspended frame here, with the orchestrator's and the model call's. Never
- * rejects: failures end the run with `error`.
+ * The whole run. A run that needs no setup (its tools prepared, no session
+ * to claim, no hook or governance) starts at once, and while it waits for
+ * its model it holds no suspended frame here: the orchestrator's promise is
+ * followed with `then`, whose two callbacks are all the run keeps of this
+ * function. Never rejects: failures end the run with `error`.
  */
-export async function runFrame(
-  shared: AgentShared,
-  tools: ToolPreparation,
-  agentOptions: AgentOptions,
-  input: PromptInput | undefined,
-  options: PromptOptions,
-  orchestrator: Orchestrator,
-  runAbort: RunAbort,
-  runId: string,
-  trace: RunTrace,
-  events: RunEvents,
-  startedAt: number,
-  decisions: CheckedDecisions | undefined,
-): Promise<AgentResult> {
+export function runFrame(run: RunStart): Promise<AgentResult> {
+  const ready = run.tools.ready;
+  if (
+    ready === undefined ||
+    run.agentOptions.journal?.claim !== undefined ||
+    needsRunSetup(run.agentOptions, run.decisions)
+  )
+    return setUpThenStart(run);
+  return startRun(run, ready, undefined, undefined);
+}
+
+/** Prepares the tools, claims the session and runs the setup, then starts the run. */
+async function setUpThenStart(run: RunStart): Promise<AgentResult> {
+  const { shared, agentOptions, decisions } = run;
+  let prepared: PreparedTools;
+  let setupError: AgentError | undefined;
+  let setup: RunSetup | undefined;
   try {
-    let prepared: PreparedTools;
-    let setupError: AgentError | undefined;
-    let setup: RunSetup | undefined;
-    try {
-      // Prepared tools are kept between runs: no await for a run that reuses them.
-      prepared = tools.ready ?? (await tools.prepare());
-      // The session is claimed in the store first: one process runs it at a time, and two deciding one pause give one execution.
-      if (agentOptions.journal?.claim !== undefined)
-        await agentOptions.journal.claim(shared.messages, {
-          decisions: decisions !== undefined && decisions.size > 0,
-        });
-      if (needsRunSetup(agentOptions, decisions)) {
-        setup = await prepareRun({
-          options: agentOptions,
-          runId,
-          messages: shared.messages,
-          resuming: input === undefined,
-          tools: prepared,
-          decisions,
-          memory: shared.approvals,
-        });
-        prepared = setup.tools;
-      }
-    } catch (error) {
-      // A tool whose schema cannot be converted, a beforeRun hook that throws or a lost claim fails the run, never result().
-      setupError = toAgentError(error, 'invalid_config');
-      prepared = { tools: [], byName: new Map(), specs: [] };
+    // Prepared tools are kept between runs: no await for a run that reuses them.
+    prepared = run.tools.ready ?? (await run.tools.prepare());
+    // The session is claimed in the store first: one process runs it at a time, and two deciding one pause give one execution.
+    if (agentOptions.journal?.claim !== undefined)
+      await agentOptions.journal.claim(shared.messages, {
+        decisions: decisions !== undefined && decisions.size > 0,
+      });
+    if (needsRunSetup(agentOptions, decisions)) {
+      setup = await prepareRun({
+        options: agentOptions,
+        runId: run.runId,
+        messages: shared.messages,
+        resuming: run.input === undefined,
+        tools: prepared,
+        decisions,
+        memory: shared.approvals,
+      });
+      prepared = setup.tools;
     }
-    const pending = danglingCalls(shared.messages);
-    const approvals = shared.approvals.pending;
-    const state: RunState = {
-      shared,
+  } catch (error) {
+    // A tool whose schema cannot be converted, a beforeRun hook that throws or a lost claim fails the run, never result().
+    setupError = toAgentError(error, 'invalid_config');
+    prepared = { tools: [], byName: new Map(), specs: [] };
+  }
+  return startRun(run, prepared, setup, setupError);
+}
+
+/** Starts the orchestrator (or ends the run with `setupError`) and returns the run's result. */
+function startRun(
+  run: RunStart,
+  prepared: PreparedTools,
+  setup: RunSetup | undefined,
+  setupError: AgentError | undefined,
+): Promise<AgentResult> {
+  const { shared, agentOptions, runAbort, runId, trace, input, options } = run;
+  let state: RunState;
+  let context: RunContext;
+  try {
+    state = runState(run, prepared, setup);
+    context = new RunContext(state);
+  } catch (error) {
+    letGo(run);
+    return Promise.reject(error);
+  }
+  // The run's own callback comes first, so everything woken by the abort sees why it stopped.
+  const onRunAbort = (reason: unknown) => {
+    state.stopCause ??=
+      reason instanceof RunStoppedError && reason.code === 'timeout' ? 'timeout' : 'aborted';
+    state.modelWatch.runAborted(reason);
+  };
+  runAbort.subscribe(onRunAbort);
+  const unlink = linkAbort(options.signal, runAbort);
+  const timeoutMs = agentOptions.limits?.timeoutMs;
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(
+          () =>
+            runAbort.abort(
+              new RunStoppedError('timeout', `The run took longer than limits.timeoutMs (${timeoutMs} ms).`),
+            ),
+          timeoutMs,
+        );
+  let running: Promise<RunEnd> | RunEnd;
+  try {
+    const start: AgentEventOf<'agent_start'> = {
+      type: 'agent_start',
       runId,
-      settings: {
-        model: setup?.model ?? agentOptions.model,
-        toolExecution: agentOptions.toolExecution ?? 'sequential',
-        maxParallelTools: agentOptions.maxParallelTools ?? 8,
-        maxTurns: agentOptions.limits?.maxTurns ?? 25,
-      },
-      tools: prepared.tools,
-      toolsByName: prepared.byName,
-      toolSpecs: prepared.specs,
-      abort: runAbort,
-      stopCause: undefined,
       turn: 0,
-      seq: 0,
-      usage: emptyUsage(),
-      toolCalls: [],
-      pending,
-      held: approvals.length === 0 ? undefined : heldResults(approvals, pending),
-      refused: undefined,
-      lastAssistant: undefined,
-      modelView: undefined,
-      modelViewLength: 0,
-      modelWatch: new SharedModelWatch(),
-      idCounter: 0,
-      systemPrompt: setup === undefined ? agentOptions.systemPrompt : setup.systemPrompt,
-      governance: setup?.governance,
-      halt: undefined,
-      journal: agentOptions.journal,
+      seq: state.seq++,
+      messages: shared.messages.length,
       traceId: trace.traceId,
       spanId: trace.spanId,
-      spans: events.spans,
-      turnSpan: 0,
-      modelCalls: 0,
-      retries: 0,
-      fallbacks: 0,
-      timeToFirstTokenMs: undefined,
     };
-    events.model = state.settings.model;
-    state.journal?.runStarted(runId);
-    const context = new RunContext(state);
-    // The run's own callback comes first, so everything woken by the abort sees why it stopped.
-    const stopWatching = runAbort.onAbort((reason) => {
-      state.stopCause ??=
-        reason instanceof RunStoppedError && reason.code === 'timeout' ? 'timeout' : 'aborted';
-      state.modelWatch.runAborted(reason);
-    });
-    const unlink = linkAbort(options.signal, runAbort);
-    const timeoutMs = agentOptions.limits?.timeoutMs;
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(
-            () =>
-              runAbort.abort(
-                new RunStoppedError(
-                  'timeout',
-                  `The run took longer than limits.timeoutMs (${timeoutMs} ms).`,
-                ),
-              ),
-            timeoutMs,
-          );
+    if (trace.parentSpanId !== undefined) start.parentSpanId = trace.parentSpanId;
+    if (options.links !== undefined && options.links.length > 0) start.links = options.links;
+    context.deliver(start);
+    if (input !== undefined) {
+      // Messages queued while no run was active come first, then the prompt.
+      context.takeQueued();
+      for (const message of toMessages(input)) context.append(message);
+    }
+    if (setupError !== undefined) running = { reason: 'error', error: setupError };
+    else {
+      try {
+        running = run.orchestrator.run(context);
+      } catch (error) {
+        running = { reason: 'error', error: toAgentError(error, 'orchestrator_failed') };
+      }
+    }
+  } catch (error) {
+    stopWatching(run, state, timer, onRunAbort, unlink);
+    return Promise.reject(error);
+  }
+  const ended = (end: RunEnd): AgentResult | Promise<AgentResult> => {
+    let journaled = false;
     try {
-      const start: AgentEventOf<'agent_start'> = {
-        type: 'agent_start',
-        runId,
-        turn: 0,
-        seq: state.seq++,
-        messages: shared.messages.length,
-        traceId: trace.traceId,
-        spanId: trace.spanId,
-      };
-      if (trace.parentSpanId !== undefined) start.parentSpanId = trace.parentSpanId;
-      if (options.links !== undefined && options.links.length > 0) start.links = options.links;
-      context.deliver(start);
-      if (input !== undefined) {
-        // Messages queued while no run was active come first, then the prompt.
-        context.takeQueued();
-        for (const message of toMessages(input)) context.append(message);
-      }
-      let end: RunEnd;
-      if (setupError !== undefined) end = { reason: 'error', error: setupError };
-      else {
-        try {
-          end = await orchestrator.run(context);
-        } catch (error) {
-          end = { reason: 'error', error: toAgentError(error, 'orchestrator_failed') };
-        }
-      }
-      const result = endRun(context, end, startedAt, trace.parentSpanId);
+      const result = endRun(context, end, run.startedAt, trace.parentSpanId);
       // Whatever ended the run answered or re-listed the calls that were waiting; a new prompt answers them as skipped.
       shared.approvals.pending =
         result.pendingApprovals === undefined ? [] : structuredClone(result.pendingApprovals);
-      if (state.journal !== undefined) await endJournal(state.journal, result, shared);
-      return result;
+      const journal = state.journal;
+      if (journal === undefined) return result;
+      journaled = true;
+      return endJournal(journal, result, shared).then(
+        () => {
+          stopWatching(run, state, timer, onRunAbort, unlink);
+          return result;
+        },
+        (error: unknown) => {
+          stopWatching(run, state, timer, onRunAbort, unlink);
+          throw error;
+        },
+      );
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      state.modelWatch.close();
-      stopWatching();
-      unlink();
+      if (!journaled) stopWatching(run, state, timer, onRunAbort, unlink);
     }
-  } finally {
-    events.channel.close();
-    // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
-    shared.events = noEvents;
-    // The agent takes prompts again: undefined here, unless a later run already replaced it.
-    if (shared.runAbort === runAbort) shared.runAbort = undefined;
-  }
+  };
+  // A promise is followed with `then`; anything else an orchestrator returns is awaited as before.
+  const pending = running instanceof Promise ? running : Promise.resolve(running);
+  return pending.then(ended, (error: unknown) =>
+    ended({ reason: 'error', error: toAgentError(error, 'orchestrator_failed') }),
+  );
+}
+
+/** The state of a run about to start. */
+function runState(run: RunStart, prepared: PreparedTools, setup: RunSetup | undefined): RunState {
+  const { shared, agentOptions, runAbort, runId, trace, events } = run;
+  const pending = danglingCalls(shared.messages);
+  const approvals = shared.approvals.pending;
+  const state: RunState = {
+    shared,
+    runId,
+    settings: {
+      model: setup?.model ?? agentOptions.model,
+      toolExecution: agentOptions.toolExecution ?? 'sequential',
+      maxParallelTools: agentOptions.maxParallelTools ?? 8,
+      maxTurns: agentOptions.limits?.maxTurns ?? 25,
+    },
+    tools: prepared.tools,
+    toolsByName: prepared.byName,
+    toolSpecs: prepared.specs,
+    abort: runAbort,
+    stopCause: undefined,
+    turn: 0,
+    seq: 0,
+    usage: emptyUsage(),
+    toolCalls: [],
+    pending,
+    held: approvals.length === 0 ? undefined : heldResults(approvals, pending),
+    refused: undefined,
+    lastAssistant: undefined,
+    modelView: undefined,
+    modelViewLength: 0,
+    modelWatch: new SharedModelWatch(),
+    idCounter: 0,
+    systemPrompt: setup === undefined ? agentOptions.systemPrompt : setup.systemPrompt,
+    governance: setup?.governance,
+    halt: undefined,
+    journal: agentOptions.journal,
+    traceId: trace.traceId,
+    spanId: trace.spanId,
+    spans: events.spans,
+    turnSpan: 0,
+    modelCalls: 0,
+    retries: 0,
+    fallbacks: 0,
+    timeToFirstTokenMs: undefined,
+  };
+  events.model = state.settings.model;
+  state.journal?.runStarted(runId);
+  return state;
+}
+
+/** Stops what watches a run that has ended (its timer, model watch, abort callback and the caller's signal) and lets it go. */
+function stopWatching(
+  run: RunStart,
+  state: RunState,
+  timer: ReturnType<typeof setTimeout> | undefined,
+  onRunAbort: (reason: unknown) => void,
+  unlink: () => void,
+): void {
+  if (timer !== undefined) clearTimeout(timer);
+  state.modelWatch.close();
+  run.runAbort.off(onRunAbort);
+  unlink();
+  letGo(run);
+}
+
+/** The agent lets go of a run that has ended. */
+function letGo(run: RunStart): void {
+  const shared = run.shared;
+  run.events.channel.close();
+  // The agent lets go of the finished run's channel: its unread events live only as long as the AgentRun.
+  shared.events = noEvents;
+  // The agent takes prompts again: undefined here, unless a later run already replaced it.
+  if (shared.runAbort === run.runAbort) shared.runAbort = undefined;
 }
 
 /** Makes the end of the run durable; a store failure is reported in the result, never thrown. */

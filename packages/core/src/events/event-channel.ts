@@ -83,10 +83,8 @@ export class EventChannel implements AsyncIterable<AgentEvent> {
   #detached = false;
   #reading = false;
   #waiter: ((result: IteratorResult<AgentEvent>) => void) | undefined;
-  /** The executor of the reader's wait, made once: a wait costs its promise only. */
-  readonly #wait = (resolve: (result: IteratorResult<AgentEvent>) => void): void => {
-    this.#waiter = resolve;
-  };
+  /** The executor of the reader's wait, made at the first wait and kept: a wait costs its promise only. */
+  #wait: ((resolve: (result: IteratorResult<AgentEvent>) => void) => void) | undefined;
   /** Makes records into events; a channel without one takes event objects only. */
   readonly #decoder: EventDecoder | undefined;
 
@@ -205,6 +203,9 @@ export class EventChannel implements AsyncIterable<AgentEvent> {
       return Promise.resolve({ value, done: false });
     }
     if (this.#closed || this.#detached) return Promise.resolve({ value: undefined, done: true });
+    this.#wait ??= (resolve) => {
+      this.#waiter = resolve;
+    };
     return new Promise(this.#wait);
   }
 

@@ -52,6 +52,12 @@ export interface EventSink {
 /** An agent's listener (`Agent.subscribe`). */
 type Listener = (event: AgentEvent) => void;
 
+/** Where a run finds its agent's listeners: read at each event, so one added mid-run hears the rest. */
+export interface ListenerSource {
+  /** Undefined until the first `subscribe`: an agent nobody listens to keeps no set. */
+  readonly listeners: ReadonlySet<Listener> | undefined;
+}
+
 /** The event sink of one run. */
 export class RunEvents implements EventSink {
   readonly runId: string;
@@ -60,14 +66,14 @@ export class RunEvents implements EventSink {
   model = '';
   /** The run's event queue, which makes its records into events with `build`. */
   readonly channel: EventChannel;
-  readonly #listeners: ReadonlySet<Listener>;
+  readonly #listeners: ListenerSource;
   readonly #log: ((event: AgentEvent) => void) | undefined;
   readonly #logger: Logger;
 
   constructor(
     runId: string,
     spans: SpanIds,
-    listeners: ReadonlySet<Listener>,
+    listeners: ListenerSource,
     log: ((event: AgentEvent) => void) | undefined,
     logger: Logger,
   ) {
@@ -83,8 +89,9 @@ export class RunEvents implements EventSink {
     this.channel.push(event);
     const log = this.#log;
     if (log !== undefined) log(event);
-    if (this.#listeners.size === 0) return;
-    for (const listener of this.#listeners) {
+    const listeners = this.#listeners.listeners;
+    if (listeners === undefined || listeners.size === 0) return;
+    for (const listener of listeners) {
       try {
         listener(event);
       } catch (error) {
@@ -105,7 +112,12 @@ export class RunEvents implements EventSink {
     extra: number,
     ref: unknown,
   ): void {
-    if (this.#log === undefined && this.#listeners.size === 0 && !this.channel.waiting) {
+    const listeners = this.#listeners.listeners;
+    if (
+      this.#log === undefined &&
+      (listeners === undefined || listeners.size === 0) &&
+      !this.channel.waiting
+    ) {
       this.channel.record(kind, turn, seq, span, parent, extra, ref);
       return;
     }

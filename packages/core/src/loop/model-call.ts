@@ -12,13 +12,12 @@ import { type RetryPolicy, resolveRetryPolicy, retryDelay } from './retry-policy
 import { toolInputProblem } from './tool-input-problem.js';
 import type { RunContext } from './run-context.js';
 
-// The functions of a call's promise, handed over by `capture` while `new Promise` runs it
-// (synchronously): a call makes no executor closure of its own.
-let capturedResolve: ((result: ModelCallResult) => void) | undefined;
-let capturedReject: ((error: unknown) => void) | undefined;
-function capture(resolve: (result: ModelCallResult) => void, reject: (error: unknown) => void): void {
+// The resolve function of a call's promise, handed over by `capture` while `new Promise` runs
+// it (synchronously): a call makes no executor closure of its own, and keeps no reject function
+// while it waits (a failure resolves the promise with a rejected one, which rejects it alike).
+let capturedResolve: ((result: ModelCallResult | Promise<never>) => void) | undefined;
+function capture(resolve: (result: ModelCallResult | Promise<never>) => void): void {
   capturedResolve = resolve;
-  capturedReject = reject;
 }
 
 /**
@@ -46,8 +45,7 @@ export class ModelCall implements AttemptOwner {
   /** Built only when a call fails: the common call allocates no policy and no route list. */
   #policy: Required<RetryPolicy> | undefined;
   #lastError: ProviderError | undefined;
-  #resolve: (result: ModelCallResult) => void = ignore;
-  #reject: (error: unknown) => void = ignore;
+  #resolve: (result: ModelCallResult | Promise<never>) => void = ignore;
 
   constructor(
     context: RunContext,
@@ -65,10 +63,8 @@ export class ModelCall implements AttemptOwner {
 
   start(): Promise<ModelCallResult> {
     const result = new Promise<ModelCallResult>(capture);
-    this.#resolve = capturedResolve as (result: ModelCallResult) => void;
-    this.#reject = capturedReject as (error: unknown) => void;
+    this.#resolve = capturedResolve as (result: ModelCallResult | Promise<never>) => void;
     capturedResolve = undefined;
-    capturedReject = undefined;
     void this.#attempt(undefined);
     return result;
   }
@@ -112,7 +108,7 @@ export class ModelCall implements AttemptOwner {
         if (result !== undefined) return this.#resolve(result);
       }
     } catch (error) {
-      this.#reject(error);
+      this.#resolve(Promise.reject(error));
     }
   }
 

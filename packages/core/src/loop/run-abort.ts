@@ -51,17 +51,33 @@ export class RunAbort {
    * function that removes it, which must be called when the wait ends.
    */
   onAbort(callback: (reason: unknown) => void): () => void {
+    if (!this.subscribe(callback)) return noop;
+    return () => this.off(callback);
+  }
+
+  /**
+   * `onAbort` without the function that removes the callback (one closure
+   * less for a wait that lasts the whole run): remove it with `off`. Returns
+   * false when the run had already aborted and the callback was called at once.
+   */
+  subscribe(callback: (reason: unknown) => void): boolean {
     if (this.#aborted) {
       callback(this.#reason);
-      return noop;
+      return false;
     }
-    const callbacks = this.#callbacks ?? [];
-    this.#callbacks = callbacks;
-    callbacks.push(callback);
-    return () => {
-      const index = callbacks.indexOf(callback);
-      if (index >= 0) callbacks.splice(index, 1);
-    };
+    const callbacks = this.#callbacks;
+    // Made at its size: a run usually has one callback (its own) while it waits for its model.
+    if (callbacks === undefined) this.#callbacks = [callback];
+    else callbacks.push(callback);
+    return true;
+  }
+
+  /** Removes a callback added with `subscribe` or `onAbort`; nothing if it is not there. */
+  off(callback: (reason: unknown) => void): void {
+    const callbacks = this.#callbacks;
+    if (callbacks === undefined) return;
+    const index = callbacks.indexOf(callback);
+    if (index >= 0) callbacks.splice(index, 1);
   }
 }
 

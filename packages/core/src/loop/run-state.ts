@@ -3,6 +3,7 @@ import type { ToolAgent } from '../tool/tool.js';
 import type { TerminateReason } from '../result/agent-result.js';
 import type { AgentError } from '../errors/agent-error.js';
 import type { EventSink, ToolCallEnd } from '../events/run-events.js';
+import type { AgentEvent } from '../events/agent-event.js';
 import type { SpanIds } from '../trace/span-ids.js';
 import type { Logger } from '../logger/logger.js';
 import type { AgentMessage, AssistantMessage, Message, Usage } from '../messages/messages.js';
@@ -39,6 +40,8 @@ export interface AgentShared {
   customMessages: number;
   /** How the running prompt is stopped; undefined between runs, so the agent takes a new prompt. */
   runAbort: RunAbort | undefined;
+  /** The agent's listeners (`Agent.subscribe`); undefined until the first, so an agent nobody listens to keeps no set. */
+  listeners: Set<(event: AgentEvent) => void> | undefined;
   /** Where the running prompt's events go; `noEvents` between runs. */
   events: EventSink;
   logger: Logger;

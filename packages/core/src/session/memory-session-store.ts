@@ -17,8 +17,15 @@ import { advanceSummary, type SessionSummary, summaryOf } from './session-summar
 
 interface StoredSession {
   state: SessionState;
-  log: SessionLogRecord[];
-  operations: Map<string, { firstSeq: number; lastSeq: number }>;
+  /**
+   * The log: event `seq` at index `seq - 1`, with the operation that appended
+   * it beside it. Records are made when the log is read: a session keeps two
+   * slots per event, not a record object as well.
+   */
+  events: SessionEvent[];
+  operationIds: string[];
+  /** The first seq of each append by its operation id (its events follow in a row), so a retried append is a no-op. */
+  operations: Map<string, number>;
   /** Kept current by every save and append, so `list` reads no history. */
   summary: SessionSummary;
 }
@@ -49,9 +56,15 @@ export class MemorySessionStore implements SessionStore {
     copy.version = version;
     const summary = summaryOf(copy);
     // The log after the snapshot's last seq is part of the session too.
-    if (stored !== undefined) advanceSummary(summary, eventsAfter(stored.log, copy.lastSeq));
+    if (stored !== undefined) advanceSummary(summary, stored.events.slice(copy.lastSeq));
     if (stored === undefined)
-      this.#sessions.set(state.id, { state: copy, log: [], operations: new Map(), summary });
+      this.#sessions.set(state.id, {
+        state: copy,
+        events: [],
+        operationIds: [],
+        operations: new Map(),
+        summary,
+      });
     else {
       stored.state = copy;
       stored.summary = summary;
@@ -75,35 +88,46 @@ export class MemorySessionStore implements SessionStore {
     options: AppendSessionOptions,
   ): Promise<{ firstSeq: number; lastSeq: number }> {
     const stored = this.#get(id);
-    const done = stored.operations.get(options.operationId);
-    if (done !== undefined) return done;
-    const firstSeq = stored.log.length + 1;
+    const operationId = options.operationId;
+    const { events, operationIds } = stored;
+    const done = stored.operations.get(operationId);
+    if (done !== undefined) {
+      // The append's events are the ones from its first seq on that carry its id.
+      let lastSeq = done - 1;
+      while (lastSeq < events.length && operationIds[lastSeq] === operationId) lastSeq++;
+      return { firstSeq: done, lastSeq };
+    }
+    const firstSeq = events.length + 1;
     for (const event of entries) {
-      stored.log.push({
-        seq: stored.log.length + 1,
-        operationId: options.operationId,
-        event: plainCopy(event),
-      });
+      events.push(plainCopy(event));
+      operationIds.push(operationId);
     }
     advanceSummary(stored.summary, entries);
-    const seqs = { firstSeq, lastSeq: stored.log.length };
-    stored.operations.set(options.operationId, seqs);
-    return seqs;
+    stored.operations.set(operationId, firstSeq);
+    return { firstSeq, lastSeq: events.length };
   }
 
   async read(id: string, options: { fromSeq?: number } = {}): Promise<SessionLogRecord[]> {
-    const log = this.#get(id).log;
-    return plainCopy(log.slice(Math.max(0, (options.fromSeq ?? 1) - 1)));
+    const { events, operationIds } = this.#get(id);
+    const records: SessionLogRecord[] = [];
+    // Where the log is cut, as `slice` would cut it whatever fromSeq is (a fraction, NaN, Infinity).
+    const start = Math.max(0, (options.fromSeq ?? 1) - 1);
+    const from = Math.min(events.length, Number.isNaN(start) ? 0 : Math.trunc(start));
+    for (let index = from; index < events.length; index++) {
+      records.push({
+        seq: index + 1,
+        operationId: operationIds[index] as string,
+        event: events[index] as SessionEvent,
+      });
+    }
+    return plainCopy(records);
   }
 
   #get(id: string): StoredSession {
-    checkSessionId(id);
     const stored = this.#sessions.get(id);
-    if (stored === undefined) throw new SessionNotFoundError(id, 'the memory store');
-    return stored;
+    // A stored session's id passed checkSessionId when it was saved: only an id not found is checked.
+    if (stored !== undefined) return stored;
+    checkSessionId(id);
+    throw new SessionNotFoundError(id, 'the memory store');
   }
-}
-
-function eventsAfter(log: readonly SessionLogRecord[], lastSeq: number): SessionEvent[] {
-  return log.slice(lastSeq).map((record) => record.event);
 }

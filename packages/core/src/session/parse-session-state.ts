@@ -1,5 +1,6 @@
 import { InvalidSessionStateError } from '../errors/invalid-session-state-error.js';
 import { SessionCorruptError } from '../errors/session-corrupt-error.js';
+import { isPlainValidMessage } from './plain-message-check.js';
 import { type SessionState, sessionSchemaVersion } from './session-state.js';
 
 /** Turns a stored session of schema version `n` into one of version `n + 1`. */
@@ -100,6 +101,13 @@ export async function checkSessionState(state: SessionState): Promise<void> {
       'schemaVersion',
     );
   const schema = await loadSessionStateSchema();
+  // The messages core and its providers make are checked by hand, in a fraction of the schema's
+  // time, and the rest of the state by the schema; anything the quick check is unsure of, and
+  // every failure, goes through the whole schema, so what passes and every error are as before.
+  const messages = (state as { messages?: unknown }).messages;
+  if (Array.isArray(messages) && allPlainValid(messages)) {
+    if (schema.safeParse({ ...state, messages: [] }).success) return;
+  }
   const checked = schema.safeParse(state);
   if (checked.success) return;
   const issue = checked.error.issues[0];
@@ -108,4 +116,11 @@ export async function checkSessionState(state: SessionState): Promise<void> {
     `${issue?.message ?? 'invalid data'}.`,
     issue === undefined ? undefined : issue.path.map(String).join('.'),
   );
+}
+
+/** True when every entry, holes included (`every` would skip them), passes the quick message check. */
+function allPlainValid(messages: readonly unknown[]): boolean {
+  for (let index = 0; index < messages.length; index++)
+    if (!isPlainValidMessage(messages[index])) return false;
+  return true;
 }

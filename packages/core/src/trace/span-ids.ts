@@ -20,8 +20,9 @@ export class SpanIds {
   readonly #k1 = randomUint32() | 0;
   readonly #k2 = randomUint32() | 0;
   readonly #k3 = randomUint32() | 0;
-  readonly #cachedSpans: number[] = [-1, -1, -1, -1, -1, -1, -1, -1];
-  readonly #cachedTexts: string[] = ['', '', '', '', '', '', '', ''];
+  /** Recent ids by `span & 7`, made when the first id is asked for: a run nobody reads never needs them. */
+  #cachedSpans: number[] | undefined;
+  #cachedTexts: string[] | undefined;
 
   constructor(root: string) {
     this.root = root;
@@ -36,10 +37,15 @@ export class SpanIds {
   text(span: number): string {
     if (span === 0) return this.root;
     const slot = span & (cacheSize - 1);
-    if (this.#cachedSpans[slot] === span) return this.#cachedTexts[slot] as string;
+    let spans = this.#cachedSpans;
+    let texts = this.#cachedTexts as string[];
+    if (spans === undefined) {
+      spans = this.#cachedSpans = [-1, -1, -1, -1, -1, -1, -1, -1];
+      texts = this.#cachedTexts = ['', '', '', '', '', '', '', ''];
+    } else if (spans[slot] === span) return texts[slot] as string;
     const text = this.#derive(span);
-    this.#cachedSpans[slot] = span;
-    this.#cachedTexts[slot] = text;
+    spans[slot] = span;
+    texts[slot] = text;
     return text;
   }
 
