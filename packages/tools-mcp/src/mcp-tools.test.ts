@@ -46,6 +46,8 @@ describe('one stdio server', () => {
       'local__add',
       'local__fail',
       'local__slow',
+      'local__garbage',
+      'local__hang',
       'local__crash',
       'local__image',
       'local__resources',
@@ -54,7 +56,7 @@ describe('one stdio server', () => {
       'local__environment',
       'local__sessions',
     ]);
-    expect(mcp.servers.local).toMatchObject({ state: 'connected', transport: 'stdio', toolCount: 11 });
+    expect(mcp.servers.local).toMatchObject({ state: 'connected', transport: 'stdio', toolCount: 13 });
   });
 
   test("passes the server's JSON Schema and description through", () => {
@@ -138,7 +140,7 @@ describe('one stdio server', () => {
     await toolNamed(mcp, 'local__add_tool').execute({ name: 'fresh' }, toolContext());
     await waitFor(() => mcp.tools.some((tool) => tool.name === 'local__fresh'));
     expect(before.map((tool) => tool.name)).not.toContain('local__fresh');
-    expect(mcp.servers.local?.toolCount).toBe(12);
+    expect(mcp.servers.local?.toolCount).toBe(14);
     expect(await toolNamed(mcp, 'local__fresh').execute({}, toolContext())).toBe('I am fresh');
   });
 });
