@@ -299,14 +299,15 @@ describe('paths no file system takes', () => {
     '%s: every tool refuses it as invalid_path, quoting only its start',
     async (_label, path) => {
       const tools = box.tools();
-      const attempts = [
-        run(tools.read_file, { path }),
-        run(tools.write_file, { path, content: 'x' }),
-        run(tools.edit_file, { path, old_string: 'a', new_string: 'b' }),
-        run(tools.list_files, { path }),
+      // Each refusal is awaited from the start: one settling while another is awaited is never unhandled.
+      const refusals = [
+        refusal(run(tools.read_file, { path })),
+        refusal(run(tools.write_file, { path, content: 'x' })),
+        refusal(run(tools.edit_file, { path, old_string: 'a', new_string: 'b' })),
+        refusal(run(tools.list_files, { path })),
       ];
-      for (const attempt of attempts) {
-        const error = await refusal(attempt);
+      for (const refused of refusals) {
+        const error = await refused;
         expect(error.code).toBe('invalid_path');
         expect(error.message.length).toBeLessThan(400);
       }
