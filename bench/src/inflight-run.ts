@@ -1,6 +1,4 @@
-import { allFrameworks } from './frameworks/all-frameworks.js';
-import { bareFramework } from './frameworks/bare.js';
-import type { Scenario } from './scenario.js';
+import { contenderById, fullCollection, waitingScenario } from './waiting-runs.js';
 
 // What a run holds while it waits for its model, as a thousand concurrent sessions do:
 // starts `sessions` runs whose model answers at once for `steps` steps and then never
@@ -13,21 +11,10 @@ if (id === undefined || steps === undefined)
   throw new Error(
     'usage: node --expose-gc dist/inflight-run.js <contender id | bare> <steps done> [sessions]',
   );
-const collect = (globalThis as { gc?: () => void }).gc;
-if (collect === undefined) throw new Error('run with node --expose-gc');
-const framework =
-  id === 'bare' ? bareFramework() : (await allFrameworks()).find((candidate) => candidate.id === id);
-if (framework === undefined) throw new Error(`unknown contender '${id}'`);
+const collect = fullCollection();
+const framework = await contenderById(id);
 const sessions = Number(count ?? 1000);
-const never = 1e9;
-const scenario = (blocked: boolean): Scenario => ({
-  steps: Number(steps) + 10,
-  deltas: 0,
-  callsPerStep: 1,
-  toolDelayMs: 0,
-  iterate: false,
-  modelLatency: (call) => (blocked && call >= Number(steps) ? never : 0),
-});
+const scenario = (blocked: boolean) => waitingScenario(Number(steps), blocked);
 for (let index = 0; index < 300; index++) await framework.run(scenario(false));
 collect();
 collect();

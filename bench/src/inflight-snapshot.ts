@@ -2,9 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
-import { allFrameworks } from './frameworks/all-frameworks.js';
-import { bareFramework } from './frameworks/bare.js';
-import type { Scenario } from './scenario.js';
+import { contenderById, fullCollection, waitingScenario } from './waiting-runs.js';
 
 // What a waiting run holds, object by object: a heap snapshot after warm-up and another with
 // `sessions` runs waiting for their model after `steps` steps; the objects only the second has
@@ -19,21 +17,10 @@ if (id === undefined || steps === undefined)
   throw new Error(
     'usage: node --expose-gc dist/inflight-snapshot.js <contender id | bare> <steps done> [sessions] [rows] [--owners]',
   );
-const collect = (globalThis as { gc?: () => void }).gc;
-if (collect === undefined) throw new Error('run with node --expose-gc');
-const framework =
-  id === 'bare' ? bareFramework() : (await allFrameworks()).find((candidate) => candidate.id === id);
-if (framework === undefined) throw new Error(`unknown contender '${id}'`);
+const collect = fullCollection();
+const framework = await contenderById(id);
 const sessions = Number(count ?? 1000);
-const never = 1e9;
-const scenario = (blocked: boolean): Scenario => ({
-  steps: Number(steps) + 10,
-  deltas: 0,
-  callsPerStep: 1,
-  toolDelayMs: 0,
-  iterate: false,
-  modelLatency: (call) => (blocked && call >= Number(steps) ? never : 0),
-});
+const scenario = (blocked: boolean) => waitingScenario(Number(steps), blocked);
 
 interface HeapSnapshot {
   snapshot: {
