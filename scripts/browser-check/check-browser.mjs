@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as esbuild from 'esbuild';
 import { freshFolder, npmInstallOptions, userEnvironment } from '../pack-check/lib/environment.mjs';
-import { describeFailure, runCommand } from '../pack-check/lib/run-command.mjs';
+import { buildPackages, describeFailure, runCommand } from '../pack-check/lib/run-command.mjs';
 import { bundleProblems, nodeBuiltins, nodeGlobalDefines } from './lib/inspect-bundle.mjs';
 import { launchChromium, plainHttpHost } from './lib/run-page.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
@@ -91,20 +91,9 @@ process.exit(failed.length > 0 ? 1 : 0);
 async function run() {
   const pnpm = join(root, 'node_modules', '.bin', 'pnpm');
   if (!options.has('--no-build')) {
-    const built = await runCommand(
-      join(root, 'node_modules', '.bin', 'turbo'),
-      ['run', 'build', '--output-logs=errors-only', ...packages.map((item) => `--filter=${item.name}`)],
-      {
-        cwd: root,
-        // turbo looks for pnpm on PATH, which `node scripts/...` alone does not provide.
-        env: {
-          ...process.env,
-          PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
-          TURBO_TELEMETRY_DISABLED: '1',
-          DO_NOT_TRACK: '1',
-        },
-        timeoutMs: 600_000,
-      },
+    const built = await buildPackages(
+      root,
+      packages.map((item) => item.name),
     );
     report({
       name: 'build the three packages',

@@ -25,7 +25,7 @@ import { attwProblems, publintProblems } from './lib/lint-artefact.mjs';
 import { startLocalRegistry } from './lib/local-registry.mjs';
 import { startModelServers } from './lib/model-servers.mjs';
 import { readTarball } from './lib/read-tarball.mjs';
-import { describeFailure, mapWithLimit, runCommand } from './lib/run-command.mjs';
+import { buildPackages, describeFailure, mapWithLimit, runCommand } from './lib/run-command.mjs';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const options = new Set(process.argv.slice(2));
@@ -71,25 +71,12 @@ const libraries = publicPackages.filter((item) => !item.isApp).map((item) => ite
 console.log(`public packages: ${publicPackages.map((item) => item.name).join(', ')}`);
 
 const pnpm = join(root, 'node_modules', '.bin', 'pnpm');
-const turbo = join(root, 'node_modules', '.bin', 'turbo');
 const tsc = require.resolve('typescript/bin/tsc', { paths: [root] });
 
 if (!options.has('--no-build')) {
-  const filters = publicPackages.map((item) => `--filter=${item.name}`);
-  const built = await runCommand(
-    turbo,
-    ['run', 'build', '--continue', '--output-logs=errors-only', ...filters],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        // turbo looks for pnpm on PATH, which `node scripts/...` alone does not provide.
-        PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
-        TURBO_TELEMETRY_DISABLED: '1',
-        DO_NOT_TRACK: '1',
-      },
-      timeoutMs: 600_000,
-    },
+  const built = await buildPackages(
+    root,
+    publicPackages.map((item) => item.name),
   );
   report({
     name: 'build the public packages',

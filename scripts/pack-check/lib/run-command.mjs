@@ -1,6 +1,7 @@
 // Runs a command without blocking the event loop (the local registry and the
 // model servers live in this process), with a time limit, and collects its output.
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 
 /**
  * @typedef {{ code: number | null, signal: string | null, stdout: string, stderr: string, timedOut: boolean }} CommandResult
@@ -71,6 +72,32 @@ export function describeFailure(what, result) {
       : `exited with ${result.code}`;
   const output = `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-40).join('\n');
   return `${what} ${ending}${output === '' ? '' : `:\n${output}`}`;
+}
+
+/**
+ * Builds the named workspace packages (and what they depend on) with turbo from the
+ * workspace at `root`; resolves with turbo's result, never rejects.
+ * @param {string} root
+ * @param {readonly string[]} names
+ * @returns {Promise<CommandResult>}
+ */
+export function buildPackages(root, names) {
+  const bin = join(root, 'node_modules', '.bin');
+  return runCommand(
+    join(bin, 'turbo'),
+    ['run', 'build', '--continue', '--output-logs=errors-only', ...names.map((name) => `--filter=${name}`)],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        // turbo looks for pnpm on PATH, which `node scripts/...` alone does not provide.
+        PATH: `${bin}:${process.env.PATH ?? ''}`,
+        TURBO_TELEMETRY_DISABLED: '1',
+        DO_NOT_TRACK: '1',
+      },
+      timeoutMs: 600_000,
+    },
+  );
 }
 
 /**
