@@ -263,3 +263,21 @@ test('a session stored with a model no longer offered opens on the default, with
   expect(provider.requests.at(-1)?.messages).toHaveLength(3);
   await after.quit();
 });
+
+test('the usage shows the cost of the whole session, not of the last prompt alone', async () => {
+  const provider = Object.assign(
+    mock({ turns: () => ({ text: 'Hi.', usage: { input: 100, output: 20, cost: 0.25 } }) }),
+    { modelInfo: () => ({ contextWindow: 10_000, maxOutputTokens: 1_000 }) },
+  );
+  const editor = await connectEditor({
+    createAgent: () => ({ provider, model: 'mock', orchestrator: stepOrchestrator }),
+  });
+  const { sessionId } = await editor.context.request('session/new', { cwd: folder, mcpServers: [] });
+  for (const text of ['One', 'Two'])
+    await editor.context.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
+  const costs = updatesOf(editor.notifications, sessionId).flatMap((update) =>
+    update.sessionUpdate === 'usage_update' ? [update.cost?.amount] : [],
+  );
+  expect(costs).toEqual([0.25, 0.5]);
+  await editor.quit();
+});

@@ -30,6 +30,8 @@ export interface LiveUpdatesOptions {
   send(update: SessionUpdate): void;
   /** The model's context window in tokens, when known: usage is shown against it. */
   contextSize?(): number | undefined;
+  /** What the session cost before the current run, in US dollars: the usage shows the session's whole cost. */
+  costBefore?(): number | undefined;
   /** Called at the end of every run with how its messages were shown. */
   onRunEnd?(display: RunDisplay): void;
   /** Reads a file as the editor has it, for the diff of a write or edit before it runs; none: no such diff. */
@@ -130,11 +132,13 @@ export class LiveUpdates {
         const size = this.#options.contextSize?.();
         if (size === undefined) return;
         const used = event.usage.input + event.usage.cacheRead + event.usage.cacheWrite + event.usage.output;
+        const cost =
+          event.total.cost === undefined ? undefined : (this.#options.costBefore?.() ?? 0) + event.total.cost;
         send({
           sessionUpdate: 'usage_update',
           used,
           size,
-          ...(event.total.cost === undefined ? {} : { cost: { amount: event.total.cost, currency: 'USD' } }),
+          ...(cost === undefined ? {} : { cost: { amount: cost, currency: 'USD' } }),
         });
         return;
       }

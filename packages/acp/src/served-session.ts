@@ -93,6 +93,8 @@ export class ServedSession {
         host.contextSize(session),
       onRunEnd: (display) => this.#noteDisplay(display),
       readText: host.readText(session.id),
+      // The session's usage takes in a run when it ends: during one it is what came before.
+      costBefore: () => session.usage.cost,
     });
     this.#unsubscribe = session.agent.subscribe(this.live.handle);
   }
