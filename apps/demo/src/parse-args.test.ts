@@ -38,7 +38,14 @@ describe('parseCliArguments', () => {
       [['chat', '--context-window', 'big', 'hi'], /--context-window takes a number of tokens/],
       [['--session', 'x', '--continue'], /Choose one of --session, --continue and --no-session/],
       [['sessions', 'list', '--limit', '0'], /--limit takes a positive number/],
-      [['--json'], /--json prints the events of one run: use it with chat, run or approve/],
+      [
+        ['--json'],
+        /--json prints JSON for one command: chat, run, approve, approvals, sessions list and sessions show/,
+      ],
+      [['chat', '--limit', '3', 'hi'], /chat does not take --limit; it takes --provider, /],
+      [['sessions', 'rm', 'x', '--yes'], /sessions rm does not take --yes; it takes --store, --data-dir/],
+      [['config', 'validate', '--force'], /config validate does not take --force; it takes no options/],
+      [['approve', 'x', '--reason', 'no'], /--reason goes with --deny/],
     ];
     for (const [argv, message] of cases) {
       let thrown: unknown;

@@ -21,7 +21,10 @@ export type Command =
 /** What the command line asked for. */
 export interface CliArguments {
   command: Command;
+  /** `chat`'s prompt argument ('' when none was given: it may come from stdin). */
   prompt: string;
+  /** `chat -`: the prompt is stdin alone. */
+  promptFromStdin: boolean;
   /** Flags that override the configuration files and the environment. */
   flags: ConfigFlags;
   /** Allow every tool call the policy would ask about. */
@@ -66,6 +69,69 @@ export class UsageError extends Error {
     this.name = 'UsageError';
     Object.defineProperty(this, Symbol.for('agent-core.error'), { value: true });
   }
+}
+
+// The options each command takes; any other is refused, so a mistyped or misplaced one never goes unnoticed.
+const configOptions = [
+  'provider',
+  'model',
+  'base-url',
+  'provider-name',
+  'orchestrator',
+  'tools',
+  'mcp',
+  'policy',
+  'context-window',
+  'log-level',
+] as const;
+const storeOptions = ['store', 'data-dir'] as const;
+const runOptions = [
+  ...configOptions,
+  ...storeOptions,
+  'yes',
+  'no-input',
+  'trace',
+  'no-compact',
+  'hide-thinking',
+] as const;
+const optionsOf: Partial<Record<Command, readonly string[]>> = {
+  chat: [...runOptions, 'json', 'session', 'continue', 'no-session'],
+  repl: [...runOptions, 'session', 'continue', 'no-session'],
+  approve: [...runOptions, 'json', 'deny', 'reason'],
+  approvals: [...storeOptions, 'json', 'log-level'],
+  'sessions-list': [...storeOptions, 'json', 'limit', 'all', 'log-level'],
+  'sessions-show': [...storeOptions, 'json', 'hide-thinking', 'log-level'],
+  'sessions-rm': [...storeOptions, 'log-level'],
+  'sessions-repair': [...storeOptions, 'log-level'],
+  'config-init': ['project', 'force'],
+  'config-show': [...configOptions, ...storeOptions],
+  'config-validate': [],
+  acp: [...configOptions, ...storeOptions, 'no-compact'],
+};
+
+/** Refuses an option the command does not take, naming the ones it does. */
+function checkOptions(command: Command, first: string | undefined, given: string[]): void {
+  const allowed = optionsOf[command];
+  if (allowed === undefined) return;
+  const name =
+    command === 'repl'
+      ? 'the REPL'
+      : /^(sessions|config)-/.test(command)
+        ? command.replace('-', ' ')
+        : (first ?? command);
+  for (const option of given) {
+    if (option === 'debug' || option === 'help' || option === 'version' || allowed.includes(option)) continue;
+    if (option === 'json')
+      throw new UsageError(
+        `--json prints JSON for one command: chat, run, approve, approvals, sessions list and sessions show take it; ${name} does not.`,
+      );
+    const takes = allowed.length === 0 ? 'no options' : allowed.map((known) => `--${known}`).join(', ');
+    throw new UsageError(`${name} does not take --${option}; it takes ${takes}.`);
+  }
+  if (given.includes('reason') && !given.includes('deny'))
+    throw new UsageError(
+      '--reason goes with --deny: agent-core approve SESSION [CALL...] --deny --reason TEXT',
+    );
 }
 
 const subcommands: Record<string, readonly string[]> = {
@@ -124,15 +190,12 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, config, acp; no command opens the REPL. Run 'agent-core --help'.`,
     );
   }
-  const prompt = command === 'chat' ? rest.join(' ').trim() : '';
-  if (command === 'chat' && prompt === '')
-    throw new UsageError('chat needs a prompt, e.g. agent-core chat "What is 15 * 3?"');
+  // `chat -` reads the prompt from stdin; `chat` alone does when stdin is not a terminal (see readPrompt).
+  const promptFromStdin = command === 'chat' && rest.length === 1 && rest[0] === '-';
+  const prompt = command === 'chat' && !promptFromStdin ? rest.join(' ').trim() : '';
   if (values.session === '')
     throw new UsageError("--session needs a session id, or 'new' to start a session.");
-  if (values.json === true && !['chat', 'approve'].includes(command))
-    throw new UsageError(
-      '--json prints the events of one run: use it with chat, run or approve, not the REPL.',
-    );
+  checkOptions(command, first, Object.keys(values));
   const chosen = [
     values.session !== undefined,
     values.continue === true,
@@ -142,6 +205,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   return {
     command,
     prompt,
+    promptFromStdin,
     flags: flagsOf(values),
     yes: values.yes === true,
     noInput: values['no-input'] === true,

@@ -1,4 +1,4 @@
-import { modelSummarizer, type Provider, type SessionAgentOptions } from '@agent-core/core';
+import type { Provider, SessionAgentOptions } from '@agent-core/core';
 import { type AgentSettings, policyOf } from '../agent-settings.js';
 import type { McpServerEntry } from '../config/config-file.js';
 import { type ResolvedProvider, resolveProvider } from '../plugins/resolve-provider.js';
@@ -86,7 +86,8 @@ export async function makeAgentOptions(
     ? new SessionWindow({
         configuredTokens: configured,
         learned: settings.learnedBudgets,
-        summarize: modelSummarizer(provider.provider, provider.model),
+        provider: provider.provider,
+        model: provider.model,
       })
     : undefined;
   const options: SessionAgentOptions = {
