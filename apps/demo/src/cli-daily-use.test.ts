@@ -47,6 +47,27 @@ describe('agent-core for daily use', { timeout: 60_000 }, () => {
     expect(none.stderr).toContain('chat needs a prompt: agent-core chat "What is 15 * 3?", or piped in');
   });
 
+  it('REPL lines piped in at once are taken in order: the second steers the first run, after its prompt, and is answered', async () => {
+    const home = makeHome();
+    const { code, stdout, stderr } = await runCli([], { home, stdin: 'What is 5+5\nhow many messages\n' });
+    expect(code).toBe(0);
+    expect(stdout).toContain('(steering the current run)');
+    expect(stdout).toContain('I see 4 messages; before this you said: "What is 5+5".');
+    const stored = JSON.parse(
+      (
+        await runCli(['sessions', 'show', sessionOf({ code, stdout, stderr, signal: null }), '--json'], {
+          home,
+        })
+      ).stdout,
+    ) as {
+      messages: { role: string; content: unknown }[];
+    };
+    const prompts = stored.messages
+      .filter((message) => message.role === 'user')
+      .map((message) => message.content);
+    expect(prompts).toEqual(['What is 5+5', 'how many messages']);
+  });
+
   it('the REPL history keeps typed lines, never a pasted document', async () => {
     const home = makeHome();
     const long = `What is 1 + 1? ${'x'.repeat(5000)}`;

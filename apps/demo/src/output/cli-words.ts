@@ -8,11 +8,12 @@ export function cliWords(message: string): string {
   const id = /[Ss]ession '([^']+)'/.exec(message)?.[1] ?? 'ID';
   return message
     .replace(
-      /Load the session again \(manager\.close\(id\), then manager\.get\(id\)\)(?: to see ([^,.]+))?(,? and retry)?\./g,
-      (_match, see: string | undefined, retry: string | undefined) => {
-        const show = see === undefined ? '' : `'agent-core sessions show ${id}' shows ${see}`;
-        if (retry === undefined) return `${show || 'Run the command again'}.`;
-        return show === '' ? 'Run the command again.' : `${show}; then run the command again.`;
+      /(then )?[Ll]oad the session again \(manager\.close\(id\), then manager\.get\(id\)\)(?: to see ([^,.]+))?(,? and retry)?\./g,
+      (_match, then: string | undefined, see: string | undefined, retry: string | undefined) => {
+        const again = then === undefined ? 'Run the command again' : 'then run the command again';
+        if (see === undefined) return `${again}.`;
+        const show = `${then ?? ''}'agent-core sessions show ${id}' shows ${see}`;
+        return retry === undefined ? `${show}.` : `${show}; then run the command again.`;
       },
     )
     .replace(
