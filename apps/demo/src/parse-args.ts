@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { optionProblem } from './command-options.js';
 import type { ConfigFlags } from './config/load-config.js';
 
 /** The commands of `agent-core`. */
@@ -71,69 +72,6 @@ export class UsageError extends Error {
   }
 }
 
-// The options each command takes; any other is refused, so a mistyped or misplaced one never goes unnoticed.
-const configOptions = [
-  'provider',
-  'model',
-  'base-url',
-  'provider-name',
-  'orchestrator',
-  'tools',
-  'mcp',
-  'policy',
-  'context-window',
-  'log-level',
-] as const;
-const storeOptions = ['store', 'data-dir'] as const;
-const runOptions = [
-  ...configOptions,
-  ...storeOptions,
-  'yes',
-  'no-input',
-  'trace',
-  'no-compact',
-  'hide-thinking',
-] as const;
-const optionsOf: Partial<Record<Command, readonly string[]>> = {
-  chat: [...runOptions, 'json', 'session', 'continue', 'no-session'],
-  repl: [...runOptions, 'session', 'continue', 'no-session'],
-  approve: [...runOptions, 'json', 'deny', 'reason'],
-  approvals: [...storeOptions, 'json', 'log-level'],
-  'sessions-list': [...storeOptions, 'json', 'limit', 'all', 'log-level'],
-  'sessions-show': [...storeOptions, 'json', 'hide-thinking', 'log-level'],
-  'sessions-rm': [...storeOptions, 'log-level'],
-  'sessions-repair': [...storeOptions, 'log-level'],
-  'config-init': ['project', 'force'],
-  'config-show': [...configOptions, ...storeOptions],
-  'config-validate': [],
-  acp: [...configOptions, ...storeOptions, 'no-compact'],
-};
-
-/** Refuses an option the command does not take, naming the ones it does. */
-function checkOptions(command: Command, first: string | undefined, given: string[]): void {
-  const allowed = optionsOf[command];
-  if (allowed === undefined) return;
-  const name =
-    command === 'repl'
-      ? 'the REPL'
-      : /^(sessions|config)-/.test(command)
-        ? command.replace('-', ' ')
-        : (first ?? command);
-  for (const option of given) {
-    if (option === 'debug' || option === 'help' || option === 'version' || allowed.includes(option)) continue;
-    if (option === 'json')
-      throw new UsageError(
-        `--json prints JSON for one command: chat, run, approve, approvals, sessions list and sessions show take it; ${name} does not.`,
-      );
-    const takes = allowed.length === 0 ? 'no options' : allowed.map((known) => `--${known}`).join(', ');
-    throw new UsageError(`${name} does not take --${option}; it takes ${takes}.`);
-  }
-  if (given.includes('reason') && !given.includes('deny'))
-    throw new UsageError(
-      '--reason goes with --deny: agent-core approve SESSION [CALL...] --deny --reason TEXT',
-    );
-}
-
 const subcommands: Record<string, readonly string[]> = {
   sessions: ['list', 'show', 'rm', 'repair'],
   config: ['init', 'show', 'validate'],
@@ -195,7 +133,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   const prompt = command === 'chat' && !promptFromStdin ? rest.join(' ').trim() : '';
   if (values.session === '')
     throw new UsageError("--session needs a session id, or 'new' to start a session.");
-  checkOptions(command, first, Object.keys(values));
+  const problem = optionProblem(command, first, Object.keys(values));
+  if (problem !== undefined) throw new UsageError(problem);
   const chosen = [
     values.session !== undefined,
     values.continue === true,

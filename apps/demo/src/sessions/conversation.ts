@@ -152,7 +152,7 @@ async function openSession(
   }
   const id =
     choice.kind === 'id'
-      ? (await findSession(store, choice.id)).id
+      ? (await findSession(store, choice.id, { summary: false })).id
       : await latestInFolder(manager, settings.config.cwd);
   if (id === undefined) {
     throw new ConfigError(

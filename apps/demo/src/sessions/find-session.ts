@@ -4,18 +4,24 @@ import type { OpenedStore } from './open-store.js';
 
 /** How many candidates an ambiguous prefix names. */
 const shownCandidates = 10;
+/** The ids the CLI gives its sessions. */
+const wholeId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The stored session an id names: the id itself, or the one session whose id
  * starts with it (so a person types `5970a4`, not a whole UUID), with its
  * summary, whose status is the one `sessions list` shows. An id no summary
  * matches is returned as given, for the store to load or to say it has none;
- * a prefix of several ids is a `ConfigError` naming them.
+ * a prefix of several ids is a `ConfigError` naming them. With `summary:
+ * false`, a whole UUID is taken as it is, without a search.
  */
 export async function findSession(
   opened: OpenedStore,
   given: string,
+  options: { summary?: boolean } = {},
 ): Promise<{ id: string; summary?: SessionSummary }> {
+  // A whole id needs no search unless its summary is wanted: thousands of stored sessions are not walked.
+  if (options.summary === false && wholeId.test(given)) return { id: given };
   const matches: SessionSummary[] = [];
   let cursor: string | undefined;
   do {
