@@ -17,9 +17,10 @@ import type {
   StreamParsingResult,
 } from './results.js';
 import { measureAcpTransport } from './workloads/acp-transport.js';
+import { measureSkills } from './workloads/skills.js';
 
 // `pnpm bench`: runs every workload, prints the tables and writes them into README.md.
-// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 10, default all), --budget ms
+// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 11, default all), --budget ms
 // (per cell, default 1000), --passes n (passes of workloads 1 and 2 for agent-core and the bare
 // loop, default 3), --node path (the node binary the contenders run on, e.g. another release),
 // --save-as name (also keep the results as results/<name>.json, e.g. `before`), --skip-import, --skip-stream.
@@ -167,6 +168,12 @@ async function inflight(): Promise<InflightResult[]> {
   return out;
 }
 
+/** Workload 11: skills at start-up, and the prompt tokens progressive disclosure saves. */
+function skills() {
+  process.stderr.write('workload 11 (skills)\n');
+  return measureSkills({ sharedSkills: join(root, '..', '..', 'shared', 'fixtures', 'skills') });
+}
+
 function cpuName(): string {
   return cpus()[0]?.model.trim() ?? 'unknown CPU';
 }
@@ -208,6 +215,7 @@ const results: BenchResults = {
   ...(runs('8') ? { acpTransport: await acpTransport() } : {}),
   ...(stores === undefined ? {} : { stores }),
   ...(runs('10') ? { inflight: await inflight() } : {}),
+  ...(runs('11') ? { skills: await skills() } : {}),
   pending:
     reactPending === undefined
       ? []

@@ -62,15 +62,16 @@ export async function discoverSkills(options: DiscoverSkillsOptions = {}): Promi
   let foldersSeen = 0;
   let stopped = false;
 
-  const candidates: { directory: string; folder: SkillFolder }[] = [];
+  const candidates: { directory: string; file: string; folder: SkillFolder }[] = [];
   for (const folder of folders) {
     const root = await realpath(folder.path).catch(() => undefined);
     if (root === undefined || visited.has(root)) continue;
     if (!(await stat(root).catch(() => undefined))?.isDirectory()) continue;
     visited.add(root);
-    if ((await skillFileOf(folder.path)) !== undefined) {
+    const own = await skillFileOf(folder.path);
+    if (own !== undefined) {
       // The caller named a skill's own folder.
-      candidates.push({ directory: folder.path, folder });
+      candidates.push({ directory: folder.path, file: own, folder });
       continue;
     }
     let level = [{ path: folder.path, real: root }];
@@ -113,7 +114,8 @@ export async function discoverSkills(options: DiscoverSkillsOptions = {}): Promi
       }
       foldersSeen += fresh.length;
       await eachLimited(fresh, async (child) => {
-        if ((await skillFileOf(child.path)) !== undefined) candidates.push({ directory: child.path, folder });
+        const file = await skillFileOf(child.path);
+        if (file !== undefined) candidates.push({ directory: child.path, file, folder });
         else next.push(child);
       });
       level = next.sort((left, right) => (left.path < right.path ? -1 : 1));
@@ -147,7 +149,11 @@ export async function discoverSkills(options: DiscoverSkillsOptions = {}): Promi
   const found = candidates.map((candidate, index) => ({ candidate, index }));
   const problemsOf = new Array<SkillProblem[]>(candidates.length);
   await eachLimited(found, async ({ candidate, index }) => {
-    const result = await loadSkillFolder(candidate.directory, { ...limits, source: candidate.folder.source });
+    const result = await loadSkillFolder(candidate.directory, {
+      ...limits,
+      source: candidate.folder.source,
+      file: candidate.file,
+    });
     loaded[index] = result.skill;
     problemsOf[index] = result.problems;
   });

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { SkillError } from '@agent-core/core';
 import type { DiscoveredSkill, SkillSource } from './discovered-skill.js';
@@ -37,11 +37,15 @@ export async function skillFileOf(directory: string): Promise<string | undefined
  */
 export async function loadSkillFolder(
   directory: string,
-  options: SkillFileLimits & { source?: SkillSource } = {},
+  options: SkillFileLimits & {
+    source?: SkillSource;
+    /** Its `SKILL.md` when the caller already found it (`skillFileOf`). */
+    file?: string;
+  } = {},
 ): Promise<LoadedSkillFolder> {
   const folder = resolve(directory);
   const maxSkillFileBytes = options.maxSkillFileBytes ?? 256 * 1024;
-  const file = await skillFileOf(folder);
+  const file = options.file ?? (await skillFileOf(folder));
   if (file === undefined)
     return {
       skill: undefined,
@@ -53,18 +57,24 @@ export async function loadSkillFolder(
   });
   let bytes: Uint8Array;
   try {
-    const stats = await stat(file);
-    if (!stats.isFile()) return problem('is not a regular file');
-    if (stats.size > maxSkillFileBytes)
-      return problem(
-        `is ${stats.size} bytes, over the ${maxSkillFileBytes} bytes a SKILL.md may have; move details into references/ files`,
-      );
-    bytes = await readFile(file);
+    // One open, one stat and one read: discovery does this for every skill.
+    const handle = await open(file, 'r');
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) return problem('is not a regular file');
+      if (stats.size > maxSkillFileBytes)
+        return problem(
+          `is ${stats.size} bytes, over the ${maxSkillFileBytes} bytes a SKILL.md may have; move details into references/ files`,
+        );
+      const buffer = new Uint8Array(stats.size);
+      const { bytesRead } = await handle.read(buffer, 0, stats.size, 0);
+      bytes = buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     return problem(`cannot be read (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (bytes.length > maxSkillFileBytes)
-    return problem(`is ${bytes.length} bytes, over the ${maxSkillFileBytes} bytes a SKILL.md may have`);
   const parsed = parseSkillFile(bytes, { file, folderName: basename(folder) });
   const content = parsed.content;
   if (content === undefined) return { skill: undefined, problems: parsed.problems };
