@@ -171,7 +171,8 @@ async function inflight(): Promise<InflightResult[]> {
 /** Workload 11: skills at start-up, and the prompt tokens progressive disclosure saves. */
 function skills() {
   process.stderr.write('workload 11 (skills)\n');
-  return measureSkills({ sharedSkills: join(root, '..', '..', 'shared', 'fixtures', 'skills') });
+  const shared = process.env.AGENT_CORE_SHARED_DIR ?? join(root, '..', '..', 'shared');
+  return measureSkills({ sharedSkills: join(shared, 'fixtures', 'skills') });
 }
 
 function cpuName(): string {
