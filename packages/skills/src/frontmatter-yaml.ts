@@ -1,3 +1,5 @@
+import { foldBlockLines, quotedEnd, unquote } from './yaml-scalars.js';
+
 /**
  * A value of `SKILL.md` frontmatter: every scalar is a string (as the Agent
  * Skills reference validator reads them, so `version: 1.0` is `'1.0'`), an
@@ -129,10 +131,13 @@ class Parser {
   #key(text: string, row: number): { key: string; rest: string } {
     const first = text[0] as string;
     if (first === '"' || first === "'") {
-      const end = this.#quotedEnd(text, 0);
+      const end = quotedEnd(text, 0);
       if (end === -1 || text[end + 1] !== ':' || (text[end + 2] !== undefined && text[end + 2] !== ' '))
         this.#fail('a quoted key must be closed on its line and followed by ": "', row);
-      return { key: this.#unquote(text.slice(0, end + 1), row), rest: text.slice(end + 2).trim() };
+      return {
+        key: unquote(text.slice(0, end + 1), (message) => this.#fail(message, row)),
+        rest: text.slice(end + 2).trim(),
+      };
     }
     if (Object.hasOwn(refusedStart, first)) this.#fail(refusedStart[first] as string, row);
     if (text === '?' || text.startsWith('? '))
@@ -222,107 +227,20 @@ class Parser {
     return value;
   }
 
-  /** The index of the quote that closes the one at `start`, or -1 when the line ends first. */
-  #quotedEnd(text: string, start: number): number {
-    const quote = text[start];
-    for (let at = start + 1; at < text.length; at++) {
-      const char = text[at];
-      if (quote === '"' && char === '\\') {
-        at++;
-        continue;
-      }
-      if (char === quote) {
-        if (quote === "'" && text[at + 1] === "'") {
-          at++;
-          continue;
-        }
-        return at;
-      }
-    }
-    return -1;
-  }
-
   /** A quoted value, over as many lines as it takes; after its closing quote only a comment may follow. */
   #quotedValue(rest: string, row: number): string {
     let raw = rest;
-    let end = this.#quotedEnd(raw, 0);
+    let end = quotedEnd(raw, 0);
     while (end === -1) {
       if (this.#index >= this.rows.length) this.#fail('a quoted value is never closed', row);
       raw += `\n${this.rows[this.#index] as string}`;
       this.#index++;
-      end = this.#quotedEnd(raw, 0);
+      end = quotedEnd(raw, 0);
     }
     const after = raw.slice(end + 1).trim();
     if (after !== '' && !after.startsWith('#'))
       this.#fail('only a comment may follow a quoted value on its line', Math.max(this.#index - 1, row));
-    return this.#unquote(raw.slice(0, end + 1), row);
-  }
-
-  /** The text of a quoted scalar (quotes included), its line breaks folded and, in double quotes, its escapes read. */
-  #unquote(quoted: string, row: number): string {
-    const double = quoted[0] === '"';
-    const inner = quoted.slice(1, -1);
-    const lines = inner.split('\n');
-    let out = '';
-    for (let index = 0; index < lines.length; index++) {
-      let line = lines[index] as string;
-      if (index > 0) line = line.replace(/^[ \t]+/, '');
-      const last = index === lines.length - 1;
-      if (!last) line = line.replace(/[ \t]+$/, '');
-      if (double) {
-        const escapedBreak = !last && /(^|[^\\])(\\\\)*\\$/.test(line);
-        out += this.#escapes(escapedBreak ? line.slice(0, -1) : line, row + index);
-        if (escapedBreak) continue;
-      } else {
-        out += line.replaceAll("''", "'");
-      }
-      if (last) break;
-      // A line break folds to a space; each blank line after it stands for one newline.
-      let blank = 0;
-      while (index + 1 < lines.length - 1 && (lines[index + 1] as string).trim() === '') {
-        blank++;
-        index++;
-      }
-      out += blank > 0 ? '\n'.repeat(blank) : ' ';
-    }
-    return out;
-  }
-
-  #escapes(text: string, row: number): string {
-    const simple: Readonly<Record<string, string>> = {
-      '0': '\0',
-      a: '\x07',
-      b: '\b',
-      t: '\t',
-      '\t': '\t',
-      n: '\n',
-      v: '\v',
-      f: '\f',
-      r: '\r',
-      e: '\x1b',
-      ' ': ' ',
-      '"': '"',
-      '/': '/',
-      '\\': '\\',
-      N: '\x85',
-      _: '\xa0',
-      L: '\u2028',
-      P: '\u2029',
-    };
-    return text.replace(
-      /\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|[\s\S]?)/g,
-      (_match, code: string) => {
-        if (code.length > 1) {
-          const point = Number.parseInt(code.slice(1), 16);
-          if (point > 0x10ffff) this.#fail(`the escape \\${code} is not a Unicode character`, row);
-          return String.fromCodePoint(point);
-        }
-        const char = simple[code];
-        if (char === undefined)
-          this.#fail(`'\\${code}' is not an escape of double-quoted YAML; write '\\\\' for a backslash`, row);
-        return char;
-      },
-    );
+    return unquote(raw.slice(0, end + 1), (message, offset) => this.#fail(message, row + offset));
   }
 
   #flowSequence(rest: string, row: number): string[] {
@@ -340,15 +258,15 @@ class Parser {
       }
       const char = raw[at] as string;
       if (char === '"' || char === "'") {
-        let end = this.#quotedEnd(raw, at);
+        let end = quotedEnd(raw, at);
         while (end === -1) {
           if (this.#index >= this.rows.length) this.#fail('a quoted item is never closed', row);
           raw += `\n${this.rows[this.#index] as string}`;
           this.#index++;
-          end = this.#quotedEnd(raw, at);
+          end = quotedEnd(raw, at);
         }
         if (current.trim() !== '') this.#fail('a quote stands inside an unquoted list item', row);
-        current = this.#unquote(raw.slice(at, end + 1), row);
+        current = unquote(raw.slice(at, end + 1), (message) => this.#fail(message, row));
         quotedItem = true;
         at = end + 1;
         continue;
@@ -412,37 +330,6 @@ class Parser {
       lines.push(line.slice(blockIndent));
       this.#index++;
     }
-    // Folding and chomping as YAML 1.2 defines them (lines of spaces only count as empty).
-    let result = '';
-    let empty = 0;
-    let read = false;
-    let moreIndented = false;
-    for (const line of lines) {
-      if (line.trim() === '') {
-        empty++;
-        continue;
-      }
-      if (folded) {
-        if (line.startsWith(' ') || line.startsWith('\t')) {
-          moreIndented = true;
-          result += '\n'.repeat(read ? 1 + empty : empty);
-        } else if (moreIndented) {
-          moreIndented = false;
-          result += '\n'.repeat(empty + 1);
-        } else if (empty === 0) {
-          if (read) result += ' ';
-        } else {
-          result += '\n'.repeat(empty);
-        }
-      } else {
-        result += '\n'.repeat(read ? 1 + empty : empty);
-      }
-      result += line;
-      read = true;
-      empty = 0;
-    }
-    if (chomping === '+') result += '\n'.repeat(read ? 1 + empty : empty);
-    else if (chomping === '' && read) result += '\n';
-    return result;
+    return foldBlockLines(lines, folded, chomping);
   }
 }
