@@ -133,9 +133,7 @@ export async function runReplCommand(context: ReplContext, line: string): Promis
       context.start(context.conversation.prompt(line.trim()));
       return;
     }
-    context.say(
-      `unknown command ${name}, not sent to the model; /help lists the commands and /skills the skills`,
-    );
+    context.say(`unknown command ${name}, not sent to the model; /help lists the commands`);
     return;
   }
   if (context.running() !== undefined && command.duringRun !== true) {
