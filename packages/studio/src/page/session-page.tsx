@@ -22,6 +22,8 @@ export function SessionPage({ id, onTitle }: { id: string; onTitle: (title: stri
   const [streaming, setStreaming] = useState('');
   const [liveError, setLiveError] = useState<string | undefined>(undefined);
   const [lastAnswer, setLastAnswer] = useState<DecisionAnswer | undefined>(undefined);
+  // Where the live stream starts: set by each read of the session, so the stream never repeats what the read holds.
+  const [streamFrom, setStreamFrom] = useState<{ fromSeq: number; messages: number } | undefined>(undefined);
 
   useEffect(() => {
     let stopped = false;
@@ -29,6 +31,7 @@ export function SessionPage({ id, onTitle }: { id: string; onTitle: (title: stri
       (loaded) => {
         if (stopped) return;
         setView(loaded);
+        setStreamFrom({ fromSeq: loaded.lastSeq, messages: loaded.messages.length });
         setError(undefined);
         setStreaming('');
         onTitle(loaded.title || loaded.id);
@@ -49,12 +52,10 @@ export function SessionPage({ id, onTitle }: { id: string; onTitle: (title: stri
     };
   }, [id, loads, onTitle]);
 
-  const fromSeq = view?.lastSeq;
-  const messageCount = view?.messages.length;
   useEffect(() => {
-    if (fromSeq === undefined || messageCount === undefined) return;
+    if (streamFrom === undefined) return;
     const source = new EventSource(
-      `/api/sessions/${encodeURIComponent(id)}/live?fromSeq=${fromSeq}&messages=${messageCount}`,
+      `/api/sessions/${encodeURIComponent(id)}/live?fromSeq=${streamFrom.fromSeq}&messages=${streamFrom.messages}`,
     );
     const apply = (update: LiveUpdate) => {
       switch (update.type) {
@@ -96,8 +97,7 @@ export function SessionPage({ id, onTitle }: { id: string; onTitle: (title: stri
         apply(JSON.parse((event as MessageEvent<string>).data) as LiveUpdate),
       );
     return () => source.close();
-    // A new read of the session opens a new stream from where it ends; records applied meanwhile do not.
-  }, [id, loads, fromSeq === undefined]);
+  }, [id, streamFrom]);
 
   const runs = useMemo(
     () =>

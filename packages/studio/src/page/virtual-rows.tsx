@@ -29,8 +29,9 @@ export function VirtualRows({
   const rows: ComponentChildren[] = [];
   for (let index = first; index < last; index++) rows.push(renderRow(index));
   return (
-    <div
+    <section
       class="virtual"
+      aria-label={label}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls must take the focus, or a keyboard cannot scroll it
       tabIndex={0}
       style={{ height: `${boxHeight}px` }}
@@ -44,6 +45,6 @@ export function VirtualRows({
           {rows}
         </ul>
       </div>
-    </div>
+    </section>
   );
 }
