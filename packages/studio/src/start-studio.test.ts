@@ -181,6 +181,7 @@ describe('what a studio shows', () => {
       all.sessions.map((row) => row.id),
     );
     expect((await client.get('/api/sessions?limit=5000')).status).toBe(400);
+    expect((await client.get('/api/sessions?cursor=garbage')).status).toBe(400);
   });
 
   it("shows a session's conversation, its runs' records, and a failed run's error", async () => {

@@ -27,6 +27,8 @@ export function apiRoutes(app: Hono<Env>, studio: StudioContext): void {
         badRequest(`limit must be a whole number from 1 to ${pageSizeLimit}.`);
       const query = context.req.query('q') ?? '';
       const cursor = context.req.query('cursor');
+      if (cursor !== undefined && !/^[^~]+~[A-Za-z0-9._-]{1,128}$/.test(cursor))
+        badRequest('cursor must be the nextCursor of an earlier page.');
       void studio.index.refreshIfDue();
       const page = await studio.index.page({ query, limit, ...(cursor === undefined ? {} : { cursor }) });
       return context.json(page);
