@@ -6,7 +6,7 @@ import {
   SessionStorageError,
 } from '@agent-core/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DecisionAnswer, SessionView } from './shared/studio-data.js';
+import type { DecisionAnswer, PromptAnswer, SessionView } from './shared/studio-data.js';
 import { startStudio, type StudioServer } from './start-studio.js';
 import { type NoteLog, sampleAgentOptions, storeSampleSessions } from './test-support/sample-sessions.js';
 import { signIn } from './test-support/signed-in.js';
@@ -160,6 +160,40 @@ describe('deciding in the studio', () => {
     expect(inbox.approvals.map((approval) => [approval.sessionId, approval.toolCallId])).toEqual([
       ['sample-waiting', 'call-edit'],
     ]);
+  });
+});
+
+describe('prompting from the studio', () => {
+  it('runs a prompt in the studio and streams its records to an open live page', async () => {
+    const store = new MemorySessionStore();
+    await storeSampleSessions(store);
+    const { client } = await studioWithAgent(store, []);
+    const before = await viewOf(client, 'sample-answered');
+    const live = await client.get(
+      `/api/sessions/sample-answered/live?fromSeq=${before.lastSeq}&messages=${before.messages.length}`,
+    );
+    expect(live.headers.get('content-type')).toContain('text/event-stream');
+    const reader = (live.body as ReadableStream<Uint8Array>).getReader();
+    const answer = await client.post('/api/sessions/sample-answered/prompt', {
+      text: 'Add a line to the notes',
+    });
+    expect(((await answer.json()) as PromptAnswer).outcome).toBe('started');
+    let received = '';
+    while (!received.includes('event: changed')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      received += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    expect(received).toContain('event: records');
+    expect(received).toContain('Add a line to the notes');
+    const after = await until(client, 'sample-answered', 'await_user');
+    expect(after.messages.length).toBe(before.messages.length + 2);
+    // With a call waiting, another prompt is refused until it is decided.
+    const refused = await client.post('/api/sessions/sample-answered/prompt', { text: 'again' });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as PromptAnswer).outcome).toBe('refused');
+    expect((await client.post('/api/sessions/sample-answered/prompt', { text: '  ' })).status).toBe(400);
   });
 });
 

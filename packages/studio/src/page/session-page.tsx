@@ -4,6 +4,7 @@ import type { DecisionAnswer, LiveUpdate, SessionView } from '../shared/studio-d
 import { ApiError, getJson } from './api.js';
 import { ApprovalCard, DecisionOutcome } from './approval-card.js';
 import { Conversation } from './conversation.js';
+import { PromptBox } from './prompt-box.js';
 import { formatAge, formatCost, formatTokens, statusLabel } from './format.js';
 import { reportStore } from './store-banner.js';
 import { RunTimeline } from './timeline-view.js';
@@ -187,6 +188,18 @@ export function SessionPage({ id, onTitle }: { id: string; onTitle: (title: stri
         )}
       </section>
       <Conversation sessionId={view.id} messages={view.messages} />
+      <PromptBox
+        sessionId={view.id}
+        disabledBecause={
+          !view.canDecide
+            ? 'This studio was started without an agent, so it cannot run a prompt.'
+            : view.status === 'running'
+              ? 'The session is running.'
+              : view.approvals.length > 0
+                ? 'Decide the calls that wait first.'
+                : undefined
+        }
+      />
     </article>
   );
 }

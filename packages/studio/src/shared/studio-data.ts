@@ -193,6 +193,11 @@ export type DecisionAnswer =
   | { outcome: 'claimed_elsewhere'; message: string }
   | { outcome: 'refused'; message: string; code?: string };
 
+/** The answer to a prompt sent from the page. */
+export type PromptAnswer =
+  | { outcome: 'started'; runId: string }
+  | { outcome: 'refused'; message: string; code?: string };
+
 /** What the live stream of a session sends, one server-sent event each. */
 export type LiveUpdate =
   | { type: 'records'; records: TimelineRecord[]; messages: ViewMessage[]; lastSeq: number }

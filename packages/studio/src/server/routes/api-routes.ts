@@ -13,7 +13,7 @@ type Env = { Variables: { browser: BrowserSession } };
 const wholeMessageLimit = 1_000_000;
 const pageSizeLimit = 200;
 
-/** The JSON API the page reads and the one change it makes: decisions. */
+/** The JSON API the page reads, and the changes it makes: decisions and prompts. */
 export function apiRoutes(app: Hono<Env>, studio: StudioContext): void {
   app.get('/api/status', (context) => {
     void studio.index.refreshIfDue();
@@ -103,6 +103,18 @@ export function apiRoutes(app: Hono<Env>, studio: StudioContext): void {
     }
   });
 
+  app.post('/api/sessions/:id/prompt', async (context) => {
+    try {
+      const id = sessionIdOf(context);
+      const text = promptText(await context.req.json().catch(() => undefined));
+      const answer = await studio.runs.prompt(id, text);
+      studio.logger.info('a prompt was sent from the studio', { sessionId: id, outcome: answer.outcome });
+      return context.json(answer, answer.outcome === 'started' ? 200 : 409);
+    } catch (error) {
+      return failure(context, error, studio);
+    }
+  });
+
   app.post('/api/sessions/:id/decisions', async (context) => {
     try {
       const id = sessionIdOf(context);
@@ -119,6 +131,14 @@ export function apiRoutes(app: Hono<Env>, studio: StudioContext): void {
       return failure(context, error, studio);
     }
   });
+}
+
+/** The prompt of a request body, checked: text of 1 to 100,000 characters. */
+function promptText(body: unknown): string {
+  const text = (body as { text?: unknown } | undefined)?.text;
+  if (typeof text !== 'string' || text.trim() === '' || text.length > 100_000)
+    badRequest('Send { "text": "..." } with a prompt of 1 to 100,000 characters.');
+  return text;
 }
 
 /** The decisions of a request body, checked: each names a call and says allow or deny; a reason is text. */

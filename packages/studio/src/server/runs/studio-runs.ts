@@ -1,21 +1,17 @@
 import {
-  AgentError,
   type AgentEvent,
-  type ApprovalDecision,
+  type AgentResult,
   type AgentRun,
-  type DecidedCall,
-  inputHash,
-  isModelMessage,
   type Logger,
   type Session,
   type SessionAgentFactory,
   SessionManager,
   type SessionStore,
-  toolCallsOf,
 } from '@agent-core/core';
-import type { DecisionAnswer, DecisionInput, LiveMark } from '../../shared/studio-data.js';
+import type { DecisionAnswer, DecisionInput, LiveMark, PromptAnswer } from '../../shared/studio-data.js';
 import { describeError } from '../view/describe-error.js';
 import type { Redactor } from '../view/redactor.js';
+import { decisionsFor, refusal } from './decisions-for.js';
 
 /** How long a decision waits for a run of its session that the studio is running to end. */
 const runWaitMs = 10_000;
@@ -48,8 +44,8 @@ export class StudioRuns {
   readonly #activity: RunActivity;
   readonly #marks = new Map<string, LiveMark[]>();
   readonly #running = new Map<string, { session: Session; run: AgentRun }>();
-  /** Decisions for one session are taken one at a time in this process. */
-  readonly #deciding = new Map<string, Promise<unknown>>();
+  /** Decisions and prompts for one session are taken one at a time in this process. */
+  readonly #turns = new Map<string, Promise<unknown>>();
 
   constructor(
     store: SessionStore,
@@ -82,12 +78,21 @@ export class StudioRuns {
 
   /** Decides calls of a session and, once the claim holds, resumes its run here; see `DecisionAnswer`. */
   decide(sessionId: string, inputs: readonly DecisionInput[]): Promise<DecisionAnswer> {
-    const before = this.#deciding.get(sessionId) ?? Promise.resolve();
-    const turn = before.then(() => this.#decide(sessionId, inputs));
+    return this.#inTurn(sessionId, () => this.#decide(sessionId, inputs));
+  }
+
+  /** Prompts a session from the page: its run goes on here, its text streamed to the session's live pages. */
+  prompt(sessionId: string, text: string): Promise<PromptAnswer> {
+    return this.#inTurn(sessionId, () => this.#prompt(sessionId, text));
+  }
+
+  #inTurn<Answer>(sessionId: string, work: () => Promise<Answer>): Promise<Answer> {
+    const before = this.#turns.get(sessionId) ?? Promise.resolve();
+    const turn = before.then(work);
     const settled = turn.catch(() => {});
-    this.#deciding.set(sessionId, settled);
+    this.#turns.set(sessionId, settled);
     void settled.then(() => {
-      if (this.#deciding.get(sessionId) === settled) this.#deciding.delete(sessionId);
+      if (this.#turns.get(sessionId) === settled) this.#turns.delete(sessionId);
     });
     return turn;
   }
@@ -140,14 +145,7 @@ export class StudioRuns {
       manager.close(sessionId);
       return refusal(error, this.#redactor);
     }
-    this.#running.set(sessionId, { session, run });
-    const ended = run.result().then((result) => {
-      unsubscribe();
-      this.#running.delete(sessionId);
-      manager.close(sessionId);
-      this.#activity.ended(sessionId);
-      return result;
-    });
+    const ended = this.#track(sessionId, session, run, unsubscribe);
     const first = await Promise.race([claimHeld.then(() => undefined), ended]);
     if (first === undefined) return { outcome: 'resumed', runId: run.runId };
     const error = first.error;
@@ -161,6 +159,69 @@ export class StudioRuns {
       };
     }
     return { outcome: 'resumed', runId: run.runId };
+  }
+
+  async #prompt(sessionId: string, text: string): Promise<PromptAnswer> {
+    const manager = this.#manager;
+    if (manager === undefined)
+      return {
+        outcome: 'refused',
+        message: 'This studio was started without an agent, so it cannot run a prompt.',
+      };
+    if (this.#running.has(sessionId))
+      return {
+        outcome: 'refused',
+        message: `Session ${sessionId} is running in this studio; wait for its run to end.`,
+      };
+    manager.close(sessionId);
+    const session = await manager.get(sessionId);
+    if (session.agent.pendingApprovals.length > 0) {
+      manager.close(sessionId);
+      return { outcome: 'refused', message: 'Calls of this session wait for a decision: decide them first.' };
+    }
+    let started: () => void = () => {};
+    const claimHeld = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const unsubscribe = session.agent.subscribe((event) => {
+      // A model call begins only once the run holds the session (the store's lease and a current log).
+      if (event.type === 'message_start') started();
+      this.#observe(sessionId, event);
+    });
+    let run: AgentRun;
+    try {
+      run = session.prompt(text);
+    } catch (error) {
+      unsubscribe();
+      manager.close(sessionId);
+      const answer = refusal(error, this.#redactor);
+      return {
+        outcome: 'refused',
+        message: 'message' in answer ? answer.message : describeError(error, this.#redactor),
+      };
+    }
+    const ended = this.#track(sessionId, session, run, unsubscribe);
+    const first = await Promise.race([claimHeld.then(() => undefined), ended]);
+    // Ended before its first model call: the claim was refused (another process runs the session) or a check failed.
+    if (first?.error !== undefined)
+      return {
+        outcome: 'refused',
+        message: describeError(first.error, this.#redactor),
+        code: first.error.code,
+      };
+    return { outcome: 'started', runId: run.runId };
+  }
+
+  /** Keeps a run of this studio's until it ends; then the session is put away, so the next use reads the store again. */
+  #track(sessionId: string, session: Session, run: AgentRun, unsubscribe: () => void): Promise<AgentResult> {
+    this.#running.set(sessionId, { session, run });
+    return run.result().then((result) => {
+      unsubscribe();
+      this.#running.delete(sessionId);
+      this.#manager?.close(sessionId);
+      this.#activity.ended(sessionId);
+      return result;
+    });
   }
 
   #observe(sessionId: string, event: AgentEvent): void {
@@ -203,85 +264,6 @@ export class StudioRuns {
   }
 }
 
-/**
- * The decisions for the calls named, bound to their input hashes: a waiting
- * call from the session's pending approvals; a call of the history that no
- * longer waits is passed on too, so core says what became of it. A call the
- * session never held, or an approved call whose tool this agent lacks, is a problem.
- */
-function decisionsFor(
-  session: Session,
-  inputs: readonly DecisionInput[],
-): { decisions: ApprovalDecision[] } | { problem: string } {
-  if (inputs.length === 0) return { problem: 'No decision was given.' };
-  const pending = session.agent.pendingApprovals;
-  const tools = new Set(session.agent.tools.map((tool) => tool.name));
-  const decisions: ApprovalDecision[] = [];
-  for (const input of inputs) {
-    const reason =
-      input.decision === 'deny' && input.reason !== undefined && input.reason !== ''
-        ? { reason: input.reason }
-        : {};
-    const waiting = pending.find((approval) => approval.toolCallId === input.toolCallId);
-    if (waiting !== undefined) {
-      if (input.decision === 'allow' && waiting.agentPath.length === 0 && !tools.has(waiting.toolName))
-        return {
-          problem: `The call needs the tool '${waiting.toolName}', which this studio's agent does not have: start the studio with the same tools as the session's runs. Nothing was run.`,
-        };
-      const path = waiting.agentPath.length > 0 ? { agentPath: waiting.agentPath } : {};
-      decisions.push(
-        input.decision === 'deny'
-          ? {
-              toolCallId: input.toolCallId,
-              inputHash: waiting.inputHash,
-              decision: 'deny',
-              ...reason,
-              ...path,
-            }
-          : { toolCallId: input.toolCallId, inputHash: waiting.inputHash, decision: 'allow', ...path },
-      );
-      continue;
-    }
-    const call = findCall(session, input.toolCallId);
-    if (call === undefined)
-      return {
-        problem: `Session ${session.id} has no tool call '${input.toolCallId}'. Waiting calls: ${pending.map((approval) => approval.toolCallId).join(', ') || 'none'}.`,
-      };
-    decisions.push(
-      input.decision === 'deny'
-        ? { toolCallId: input.toolCallId, inputHash: inputHash(call.input), decision: 'deny', ...reason }
-        : { toolCallId: input.toolCallId, inputHash: inputHash(call.input), decision: 'allow' },
-    );
-  }
-  return { decisions };
-}
-
 function delay(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds).unref());
-}
-
-function findCall(session: Session, id: string) {
-  for (const message of session.messages) {
-    if (!isModelMessage(message) || message.role !== 'assistant') continue;
-    const call = toolCallsOf(message).find((block) => block.id === id);
-    if (call !== undefined) return call;
-  }
-  return undefined;
-}
-
-function refusal(error: unknown, redactor: Redactor): DecisionAnswer {
-  if (AgentError.isInstance(error) && error.code === 'approval_already_decided') {
-    const decided = ((error as AgentError & { decided?: readonly DecidedCall[] }).decided ?? []).map(
-      (call) => ({
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        isError: call.isError,
-        result: redactor.text(call.result),
-      }),
-    );
-    return { outcome: 'already_decided', decided, message: describeError(error, redactor) };
-  }
-  if (AgentError.isInstance(error))
-    return { outcome: 'refused', message: describeError(error, redactor), code: error.code };
-  throw error;
 }
