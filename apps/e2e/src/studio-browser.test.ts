@@ -207,57 +207,61 @@ describe.skipIf(!available)('the studio in a browser', () => {
       await page.context().close();
     });
 
-    it('refuses a browser without the cookie, and a POST from another origin', async () => {
-      const context = await browser.newContext();
-      const stranger = await context.newPage();
-      const answer = await stranger.goto(`${studio.origin}/`);
-      expect(answer?.status()).toBe(401);
-      expect(await stranger.textContent('body')).toContain('Open the address the studio printed');
-      expect((await context.request.get(`${studio.origin}/api/sessions`)).status()).toBe(401);
-      await context.close();
+    // The guard and the page's controls do not depend on the store: checked once, over the file store.
+    it.runIf(kind === 'file')(
+      'refuses a browser without the cookie, and a POST from another origin',
+      async () => {
+        const context = await browser.newContext();
+        const stranger = await context.newPage();
+        const answer = await stranger.goto(`${studio.origin}/`);
+        expect(answer?.status()).toBe(401);
+        expect(await stranger.textContent('body')).toContain('Open the address the studio printed');
+        expect((await context.request.get(`${studio.origin}/api/sessions`)).status()).toBe(401);
+        await context.close();
 
-      // A page of another origin on the same host (so the browser sends the SameSite cookie) posts a decision.
-      const page = await signedIn();
-      const attacker: Server = createServer((_request, response) => {
-        response.setHeader('content-type', 'text/html');
-        response.end('<!doctype html><title>elsewhere</title>');
-      });
-      await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
-      const attackerOrigin = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}`;
-      try {
-        const statuses: number[] = [];
-        page.on('response', (response) => {
-          if (response.url().includes('/decisions')) statuses.push(response.status());
+        // A page of another origin on the same host (so the browser sends the SameSite cookie) posts a decision.
+        const page = await signedIn();
+        const attacker: Server = createServer((_request, response) => {
+          response.setHeader('content-type', 'text/html');
+          response.end('<!doctype html><title>elsewhere</title>');
         });
-        const failures: string[] = [];
-        page.on('requestfailed', (request) => {
-          if (request.url().includes('/decisions')) failures.push(request.failure()?.errorText ?? '');
-        });
-        await page.goto(`${attackerOrigin}/`);
-        await page.evaluate(async (target) => {
-          // The answer never reaches this page (CORP and no CORS); the browser's network log has its status.
-          await fetch(`${target}/api/sessions/notes-two/decisions`, {
-            method: 'POST',
-            mode: 'no-cors',
-            credentials: 'include',
-            headers: { 'content-type': 'text/plain' },
-            body: JSON.stringify({ decisions: [{ toolCallId: 'call-edit', decision: 'allow' }] }),
-          }).catch(() => undefined);
-        }, studio.origin);
-        // The studio answered (403: the same host is the same site, so the cookie went with it, and the
-        // Origin check refused it), and its Cross-Origin-Resource-Policy kept even that answer from the page.
-        expect(statuses).toEqual([]);
-        expect(failures).toEqual(['net::ERR_BLOCKED_BY_RESPONSE.NotSameOrigin']);
-      } finally {
-        await new Promise((resolve) => attacker.close(resolve));
-      }
-      await page.goto(`${studio.origin}/`);
-      expect((await sessionFromPage(page, 'notes-two')).approvals).toHaveLength(1);
-      expect(await runsOf(notes, 'notes-two')).toBe(0);
-      await page.context().close();
-    });
+        await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+        const attackerOrigin = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}`;
+        try {
+          const statuses: number[] = [];
+          page.on('response', (response) => {
+            if (response.url().includes('/decisions')) statuses.push(response.status());
+          });
+          const failures: string[] = [];
+          page.on('requestfailed', (request) => {
+            if (request.url().includes('/decisions')) failures.push(request.failure()?.errorText ?? '');
+          });
+          await page.goto(`${attackerOrigin}/`);
+          await page.evaluate(async (target) => {
+            // The answer never reaches this page (CORP and no CORS); the browser's network log has its status.
+            await fetch(`${target}/api/sessions/notes-two/decisions`, {
+              method: 'POST',
+              mode: 'no-cors',
+              credentials: 'include',
+              headers: { 'content-type': 'text/plain' },
+              body: JSON.stringify({ decisions: [{ toolCallId: 'call-edit', decision: 'allow' }] }),
+            }).catch(() => undefined);
+          }, studio.origin);
+          // The studio answered (403: the same host is the same site, so the cookie went with it, and the
+          // Origin check refused it), and its Cross-Origin-Resource-Policy kept even that answer from the page.
+          expect(statuses).toEqual([]);
+          expect(failures).toEqual(['net::ERR_BLOCKED_BY_RESPONSE.NotSameOrigin']);
+        } finally {
+          await new Promise((resolve) => attacker.close(resolve));
+        }
+        await page.goto(`${studio.origin}/`);
+        expect((await sessionFromPage(page, 'notes-two')).approvals).toHaveLength(1);
+        expect(await runsOf(notes, 'notes-two')).toBe(0);
+        await page.context().close();
+      },
+    );
 
-    it('labels every control of its pages', async () => {
+    it.runIf(kind === 'file')('labels every control of its pages', async () => {
       const page = await signedIn();
       for (const hash of ['#/', '#/approvals', '#/sessions/notes-keys']) {
         await page.goto(`${studio.origin}/${hash}`);
