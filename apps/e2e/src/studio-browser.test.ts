@@ -77,7 +77,6 @@ describe.skipIf(!available)('the studio in a browser', () => {
     }, 120_000);
 
     afterAll(async () => {
-      if (studio?.child.errors) console.error(`the studio process wrote:\n${studio.child.errors}`);
       await studio?.child.close();
       await server?.stop();
       await rm(folder, { recursive: true, force: true });

@@ -82,7 +82,9 @@ export function apiRoutes(app: Hono<Env>, studio: StudioContext): void {
 
   app.get('/api/approvals', async (context) => {
     try {
-      await studio.index.refreshIfDue();
+      // The first reading is waited for; later ones run behind the answer, as for the list.
+      if (studio.index.ready) void studio.index.refreshIfDue();
+      else await studio.index.refresh();
       const { approvals, problems, more } = await readApprovals(studio);
       const body: {
         approvals: ViewApproval[];
