@@ -19,7 +19,7 @@ import type {
 import { measureAcpTransport } from './workloads/acp-transport.js';
 
 // `pnpm bench`: runs every workload, prints the tables and writes them into README.md.
-// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 10, default all), --budget ms
+// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 11, default all), --budget ms
 // (per cell, default 1000), --passes n (passes of workloads 1 and 2 for agent-core and the bare
 // loop, default 3), --node path (the node binary the contenders run on, e.g. another release),
 // --save-as name (also keep the results as results/<name>.json, e.g. `before`), --skip-import, --skip-stream.
@@ -254,4 +254,6 @@ if (!partial && existsSync(readmePath)) {
     process.stderr.write('README.md updated\n');
   }
 }
+// Workload 11, the studio (its own process, its own servers; it writes its section of README.md itself).
+if (runs('11')) process.stdout.write(await runNode([join(dist, 'studio.js')]));
 process.stderr.write(`done in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
