@@ -10,7 +10,14 @@ import { recordingLogger } from './test-support/recording-logger.js';
 
 const root = () => mkdtemp(join(tmpdir(), 'store-file-'));
 
-sessionStoreConformance(async () => new FileSessionStore({ root: await root() }), { test, describe });
+sessionStoreConformance(
+  async () => new FileSessionStore({ root: await root() }),
+  { test, describe },
+  {
+    writeRawSnapshot: (store, id, json) =>
+      writeFile(join((store as FileSessionStore).root, id, 'session.json'), json),
+  },
+);
 
 function failing(code: string) {
   return Object.assign(new Error(`${code}: simulated`), { code });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import {
   AgentError,
   type AppendSessionOptions,
+  checkSessionEvents,
   checkSessionId,
   checkSessionState,
   InvalidSessionStateError,
@@ -197,8 +198,8 @@ export class FileSessionStore implements SessionStore {
 
   /**
    * Appends with consecutive seqs, fsynced. Checks the entries first
-   * (`InvalidSessionStateError`: a line a read would refuse is never
-   * written), refuses to number behind a snapshot that includes more
+   * (`checkSessionEvents`, then what a replay reads: `InvalidSessionStateError`,
+   * a line a read would refuse is never written), refuses to number behind a snapshot that includes more
    * (`SessionCorruptError`), then checks the lease when one is passed.
    */
   append(
@@ -208,6 +209,7 @@ export class FileSessionStore implements SessionStore {
   ): Promise<{ firstSeq: number; lastSeq: number }> {
     return this.#exclusive(id, async () => {
       const folder = this.#folder(id);
+      checkSessionEvents(id, entries);
       for (const [index, entry] of entries.entries()) {
         const problem = eventProblem(entry);
         if (problem !== undefined)

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import {
+  checkSessionEvents,
   checkSessionId,
   checkSessionState,
   ConfigError,
@@ -8,6 +9,7 @@ import {
   parseSessionState,
   type SaveSessionOptions,
   SessionBusyError,
+  SessionCorruptError,
   type SessionEvent,
   type SessionLease,
   type SessionLogRecord,
@@ -108,10 +110,19 @@ export class PostgresSessionStore implements SessionStore {
     );
     const row = rows[0];
     if (row === undefined) throw new SessionNotFoundError(id, this.where);
-    const raw = fromStoredJson(row.state) as Record<string, unknown>;
+    const source = `session '${id}' in ${this.where}`;
+    let raw: Record<string, unknown>;
+    try {
+      raw = fromStoredJson(row.state) as Record<string, unknown>;
+    } catch (error) {
+      // A jsonb string that is not JSON text: no agent-core wrote it.
+      throw new SessionCorruptError(source, `its state is not valid JSON (${(error as Error).message}).`, {
+        cause: error,
+      });
+    }
     // The row's version is the one saves compare with.
     if (raw !== null && typeof raw === 'object') raw.version = Number(row.version);
-    const state = await parseSessionState(raw, { source: `session '${id}' in ${this.where}` });
+    const state = await parseSessionState(raw, { source });
     this.#known.set(id, knownFromRow(id, row));
     return state;
   }
@@ -171,6 +182,7 @@ export class PostgresSessionStore implements SessionStore {
         `append needs an operationId, a non-empty string without NUL characters, got ${JSON.stringify(operationId)}.`,
       );
     }
+    checkSessionEvents(id, entries);
     const token = leaseToken(options.lease, id);
     // Serialised before any statement: a transaction never waits for JSON.
     const eventsJson = `[${entries.map((entry) => storedJson(entry)).join(',')}]`;

@@ -1,7 +1,7 @@
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionNotFoundError } from '../errors/session-not-found-error.js';
 import { pageOfSummaries } from './list-cursor.js';
-import { checkSessionState } from './parse-session-state.js';
+import { checkSessionEvents, checkSessionState } from './parse-session-state.js';
 import { checkSessionId } from './session-id.js';
 import { plainCopy } from './plain-copy.js';
 import type { SessionEvent, SessionLogRecord } from './session-event.js';
@@ -88,6 +88,7 @@ export class MemorySessionStore implements SessionStore {
     options: AppendSessionOptions,
   ): Promise<{ firstSeq: number; lastSeq: number }> {
     const stored = this.#get(id);
+    checkSessionEvents(id, entries);
     const operationId = options.operationId;
     const { events, operationIds } = stored;
     const done = stored.operations.get(operationId);
