@@ -189,6 +189,7 @@ export {
   parseSessionState,
   sessionMigrations,
 } from './session/parse-session-state.js';
+export { checkAppendOptions, checkSaveOptions } from './session/store-call-options.js';
 export {
   maxSessionMetadataDepth,
   maxSessionPartDepth,

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import {
   AgentError,
   type AppendSessionOptions,
+  checkAppendOptions,
+  checkSaveOptions,
   checkSessionEvents,
   checkSessionId,
   checkSessionState,
@@ -95,6 +97,7 @@ export class FileSessionStore implements SessionStore {
    */
   async save(state: SessionState, options: SaveSessionOptions): Promise<{ version: number }> {
     checkSessionId(state?.id);
+    checkSaveOptions(options);
     await checkSessionState(state);
     return this.#exclusive(state.id, () => {
       const folder = this.#folder(state.id);
@@ -209,6 +212,7 @@ export class FileSessionStore implements SessionStore {
   ): Promise<{ firstSeq: number; lastSeq: number }> {
     return this.#exclusive(id, async () => {
       const folder = this.#folder(id);
+      checkAppendOptions(options);
       checkSessionEvents(id, entries);
       for (const [index, entry] of entries.entries()) {
         const problem = eventProblem(entry);

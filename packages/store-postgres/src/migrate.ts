@@ -3,6 +3,7 @@ import { describeTarget, openPool, type PostgresPool } from './postgres-pool.js'
 import { currentSchemaVersion, schemaMigrations } from './schema-migrations.js';
 import { quotedSchema, schemaLockKey } from './schema-name.js';
 import { storageErrorOf } from './storage-errors.js';
+import { checkConnectionString } from './store-options.js';
 
 /** Options of `migrate`: where the schema goes, as for `new PostgresSessionStore(...)`. */
 export interface MigrateOptions {
@@ -41,6 +42,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   if ((options?.pool === undefined) === (options?.connectionString === undefined)) {
     throw new ConfigError('migrate needs exactly one of connectionString or pool.');
   }
+  if (options.connectionString !== undefined) checkConnectionString(options.connectionString, 'migrate');
   const where = describeTarget(options, schema);
   let pool = options.pool;
   if (pool === undefined) {

@@ -1,5 +1,7 @@
 import { hostname } from 'node:os';
 import {
+  checkAppendOptions,
+  checkSaveOptions,
   checkSessionEvents,
   checkSessionId,
   checkSessionState,
@@ -129,13 +131,9 @@ export class PostgresSessionStore implements SessionStore {
 
   async save(state: SessionState, options: SaveSessionOptions): Promise<{ version: number }> {
     checkSessionId(state?.id);
+    checkSaveOptions(options);
     await checkSessionState(state);
-    const expectedVersion = options?.expectedVersion;
-    if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 0) {
-      throw new ConfigError(
-        `save needs expectedVersion, the version loaded or last saved (0 to create), got ${String(expectedVersion)}.`,
-      );
-    }
+    const expectedVersion = options.expectedVersion;
     const token = leaseToken(options.lease, state.id);
     return this.#exclusive(state.id, async () => {
       const saved = await saveState(this.#connection, this.#statements, this.#known, {
@@ -176,12 +174,8 @@ export class PostgresSessionStore implements SessionStore {
     checkSessionId(id);
     if (!Array.isArray(entries))
       throw new ConfigError(`append needs an array of log entries, got ${typeof entries}.`);
-    const operationId = options?.operationId;
-    if (typeof operationId !== 'string' || operationId === '' || operationId.includes('\u0000')) {
-      throw new ConfigError(
-        `append needs an operationId, a non-empty string without NUL characters, got ${JSON.stringify(operationId)}.`,
-      );
-    }
+    checkAppendOptions(options);
+    const operationId = options.operationId;
     checkSessionEvents(id, entries);
     const token = leaseToken(options.lease, id);
     // Serialised before any statement: a transaction never waits for JSON.

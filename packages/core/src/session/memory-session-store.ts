@@ -3,6 +3,7 @@ import { SessionNotFoundError } from '../errors/session-not-found-error.js';
 import { pageOfSummaries } from './list-cursor.js';
 import { checkSessionEvents, checkSessionState } from './parse-session-state.js';
 import { checkSessionId } from './session-id.js';
+import { checkAppendOptions, checkSaveOptions } from './store-call-options.js';
 import { plainCopy } from './plain-copy.js';
 import type { SessionEvent, SessionLogRecord } from './session-event.js';
 import type { SessionState } from './session-state.js';
@@ -45,6 +46,7 @@ export class MemorySessionStore implements SessionStore {
 
   async save(state: SessionState, options: SaveSessionOptions): Promise<{ version: number }> {
     checkSessionId(state?.id);
+    checkSaveOptions(options);
     await checkSessionState(state);
     const stored = this.#sessions.get(state.id);
     const actual = stored?.state.version;
@@ -88,6 +90,7 @@ export class MemorySessionStore implements SessionStore {
     options: AppendSessionOptions,
   ): Promise<{ firstSeq: number; lastSeq: number }> {
     const stored = this.#get(id);
+    checkAppendOptions(options);
     checkSessionEvents(id, entries);
     const operationId = options.operationId;
     const { events, operationIds } = stored;

@@ -41,6 +41,10 @@ export interface AppendSessionOptions {
  *   throws `SessionNotFoundError`, unreadable data `SessionCorruptError`
  *   (stores read with `parseSessionState`, which also refuses values nested
  *   past the depth limits, before anything copies them).
+ * - The options of `save` and `append` are checked with `checkSaveOptions`
+ *   and `checkAppendOptions`, and `list`'s `limit` and `cursor` as
+ *   `pageOfSummaries` does: a value that could not mean anything throws
+ *   `ConfigError` naming it, and nothing is written.
  * - `save(state, { expectedVersion })` first checks the state with
  *   `checkSessionState` (the schema `load` reads with): a state that could not
  *   be read back throws `InvalidSessionStateError` and nothing is written. It

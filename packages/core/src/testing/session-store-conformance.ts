@@ -2,6 +2,7 @@ import type { SessionLogRecord } from '../session/session-event.js';
 import { newSessionState } from '../session/session-state.js';
 import type { SessionStore } from '../session/session-store.js';
 import { check, checkRejects, checkSameJson } from './assertions.js';
+import { callOptionChecks } from './call-option-checks.js';
 import { depthChecks, storedDepthChecks } from './depth-checks.js';
 import { crossProcessChecks, leaseChecks, type StoreCheck, stoppedHolderChecks } from './lease-checks.js';
 import { sampleEvents, sampleSessionState } from './session-fixtures.js';
@@ -64,6 +65,7 @@ export function sessionStoreConformance(
     ...summaryChecks,
     ...crossProcessChecks,
     ...depthChecks,
+    ...callOptionChecks,
   };
   if (options.writeRawSnapshot !== undefined) Object.assign(checks, storedDepthChecks);
   if (options.leases === true) Object.assign(checks, leaseChecks);
