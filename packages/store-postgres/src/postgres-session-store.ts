@@ -23,6 +23,7 @@ import {
 } from '@agent-core/core';
 import { AppendEntries } from './append-entries.js';
 import { listSessions } from './list-sessions.js';
+import { loginSettings } from './login-problem.js';
 import { describeTarget, poolSize } from './postgres-pool.js';
 import { leaseToken, PostgresSessionLease } from './postgres-session-lease.js';
 import { type PruneOptions, type PruneResult, pruneSessions } from './prune-sessions.js';
@@ -90,6 +91,7 @@ export class PostgresSessionStore implements SessionStore {
       scrub: passwordScrubber(checked),
       autoMigrate: checked.autoMigrate,
       logger: this.#logger,
+      login: loginSettings(checked),
     });
     const connections = checked.pool === undefined ? checked.maxConnections : (poolSize(checked.pool) ?? 10);
     // Half the pool for appends, in batches; the rest stays free for loads, saves and leases.
