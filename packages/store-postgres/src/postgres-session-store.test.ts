@@ -213,6 +213,31 @@ describe('PostgresSessionStore data', () => {
     );
   });
 
+  it('a row another program wrote that is not JSON is SessionCorruptError saying what to do, for the snapshot and a log record', async () => {
+    const store = newStore();
+    await store.save(newSessionState({ id: 'foreign' }), { expectedVersion: 0 });
+    await store.append('foreign', sampleEvents('a'), { operationId: 'op' });
+    const sessions = `"${store.schema}".agent_core_sessions`;
+    const events = `"${store.schema}".agent_core_session_events`;
+    await server.admin.query(`UPDATE ${events} SET event = to_jsonb('{"type": "mess'::text) WHERE seq = 2`);
+    const record = await rejection(() => store.read('foreign'));
+    expect(record).toMatchObject({ name: 'SessionCorruptError', code: 'session_corrupt' });
+    expect(record.message).toContain(`the events log of session 'foreign' in ${store.where}`);
+    expect(record.message).toContain('record 2 is not valid JSON');
+    await server.admin.query(
+      `UPDATE ${sessions} SET state = to_jsonb('{"id": "foreign", '::text) WHERE id = 'foreign'`,
+    );
+    const snapshot = await rejection(() => store.load('foreign'));
+    expect(snapshot).toMatchObject({ name: 'SessionCorruptError', code: 'session_corrupt' });
+    expect(snapshot.message).toContain('its state is not valid JSON');
+    expect(snapshot.message).toContain(
+      "Restore the session's row from a backup, or delete the session (store.delete(id)).",
+    );
+    // It can be deleted, as the advice says, and the id is free again.
+    expect(await store.delete('foreign')).toBe(true);
+    await store.save(newSessionState({ id: 'foreign' }), { expectedVersion: 0 });
+  });
+
   it('lists ties of updatedAt by id in code unit order, page by page, on any server collation', async () => {
     const store = newStore();
     const ids = ['b', 'B', 'a', 'Z', '_x', 'A-1', 'a.2', '0', 'zz'];

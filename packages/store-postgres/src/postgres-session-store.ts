@@ -8,10 +8,8 @@ import {
   ConfigError,
   type ListSessionsOptions,
   type Logger,
-  parseSessionState,
   type SaveSessionOptions,
   SessionBusyError,
-  SessionCorruptError,
   type SessionEvent,
   type SessionLease,
   type SessionLogRecord,
@@ -28,11 +26,12 @@ import { describeTarget, poolSize } from './postgres-pool.js';
 import { leaseToken, PostgresSessionLease } from './postgres-session-lease.js';
 import { type PruneOptions, type PruneResult, pruneSessions } from './prune-sessions.js';
 import { saveState } from './save-state.js';
+import { readStoredEvent, readStoredState } from './read-stored-rows.js';
 import { quotedSchema } from './schema-name.js';
 import { type SessionStatements, sessionStatements } from './session-statements.js';
 import { checkStoreOptions, passwordScrubber, type PostgresSessionStoreOptions } from './store-options.js';
 import { StoreConnection } from './store-connection.js';
-import { fromStoredJson, storedJson } from './stored-json.js';
+import { storedJson } from './stored-json.js';
 import { knownFromRow, SummaryCache } from './summary-cache.js';
 
 /**
@@ -114,19 +113,7 @@ export class PostgresSessionStore implements SessionStore {
     );
     const row = rows[0];
     if (row === undefined) throw new SessionNotFoundError(id, this.where);
-    const source = `session '${id}' in ${this.where}`;
-    let raw: Record<string, unknown>;
-    try {
-      raw = fromStoredJson(row.state) as Record<string, unknown>;
-    } catch (error) {
-      // A jsonb string that is not JSON text: no agent-core wrote it.
-      throw new SessionCorruptError(source, `its state is not valid JSON (${(error as Error).message}).`, {
-        cause: error,
-      });
-    }
-    // The row's version is the one saves compare with.
-    if (raw !== null && typeof raw === 'object') raw.version = Number(row.version);
-    const state = await parseSessionState(raw, { source });
+    const state = await readStoredState(row, `session '${id}' in ${this.where}`);
     this.#known.set(id, knownFromRow(id, row));
     return state;
   }
@@ -198,12 +185,13 @@ export class PostgresSessionStore implements SessionStore {
     );
     if (rows.length === 0) throw new SessionNotFoundError(id, this.where);
     const records: SessionLogRecord[] = [];
+    const source = `the events log of session '${id}' in ${this.where}`;
     for (const row of rows) {
       if (row.seq === null) continue;
       records.push({
         seq: Number(row.seq),
         operationId: row.operation_id as string,
-        event: fromStoredJson(row.event) as SessionEvent,
+        event: readStoredEvent(row, source),
       });
     }
     return records;
