@@ -4,7 +4,7 @@ import { pageOfSummaries } from './list-cursor.js';
 import { checkSessionEvents, checkSessionState } from './parse-session-state.js';
 import { checkSessionId } from './session-id.js';
 import { checkAppendOptions, checkSaveOptions } from './store-call-options.js';
-import { plainCopy } from './plain-copy.js';
+import { fastPlainCopy, plainCopy } from './plain-copy.js';
 import type { SessionEvent, SessionLogRecord } from './session-event.js';
 import type { SessionState } from './session-state.js';
 import type {
@@ -91,7 +91,7 @@ export class MemorySessionStore implements SessionStore {
   ): Promise<{ firstSeq: number; lastSeq: number }> {
     const stored = this.#get(id);
     checkAppendOptions(options);
-    checkSessionEvents(id, entries);
+    const copies = copiedEvents(id, entries);
     const operationId = options.operationId;
     const { events, operationIds } = stored;
     const done = stored.operations.get(operationId);
@@ -102,8 +102,8 @@ export class MemorySessionStore implements SessionStore {
       return { firstSeq: done, lastSeq };
     }
     const firstSeq = events.length + 1;
-    for (const event of entries) {
-      events.push(plainCopy(event));
+    for (const event of copies) {
+      events.push(event);
       operationIds.push(operationId);
     }
     advanceSummary(stored.summary, entries);
@@ -134,4 +134,29 @@ export class MemorySessionStore implements SessionStore {
     checkSessionId(id);
     throw new SessionNotFoundError(id, 'the memory store');
   }
+}
+
+/**
+ * Copies of the entries, checked as `checkSessionEvents` checks them. The
+ * copy walks each entry anyway: one it makes within 64 levels is within the
+ * depth limit, so the whole check runs only for an entry it cannot copy or
+ * that is not an event object, before anything is stored.
+ */
+function copiedEvents(id: string, entries: readonly SessionEvent[]): SessionEvent[] {
+  const copies: SessionEvent[] = [];
+  if (Array.isArray(entries))
+    for (const entry of entries) {
+      const copy = fastPlainCopy(entry);
+      if (
+        copy === undefined ||
+        Array.isArray(copy) ||
+        typeof copy !== 'object' ||
+        typeof copy?.type !== 'string'
+      )
+        break;
+      copies.push(copy);
+    }
+  if (copies.length === (entries as unknown[] | undefined)?.length) return copies;
+  checkSessionEvents(id, entries);
+  return entries.map((entry) => plainCopy(entry));
 }

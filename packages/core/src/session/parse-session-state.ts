@@ -111,8 +111,7 @@ export async function checkSessionState(state: SessionState): Promise<void> {
       `this agent-core writes schemaVersion ${sessionSchemaVersion}, got ${JSON.stringify(state.schemaVersion)}.`,
       'schemaVersion',
     );
-  const tooDeep = sessionDepthProblem(state, { metadata: true });
-  if (tooDeep !== undefined) throw new InvalidSessionStateError(id, `${tooDeep.detail}.`, tooDeep.field);
+  checkSessionDepth(state, id);
   const schema = await loadSessionStateSchema();
   // The messages core and its providers make are checked by hand, in a fraction of the schema's
   // time, and the rest of the state by the schema; anything the quick check is unsure of, and
@@ -129,6 +128,16 @@ export async function checkSessionState(state: SessionState): Promise<void> {
     `${issue?.message ?? 'invalid data'}.`,
     issue === undefined ? undefined : issue.path.map(String).join('.'),
   );
+}
+
+/**
+ * The depth part of `checkSessionState` alone, for a caller that must refuse
+ * such a state before it does anything else and leaves the rest to the
+ * store: `InvalidSessionStateError` naming the field and the limit.
+ */
+export function checkSessionDepth(state: SessionState, id: string = state.id): void {
+  const tooDeep = sessionDepthProblem(state, { metadata: true });
+  if (tooDeep !== undefined) throw new InvalidSessionStateError(id, `${tooDeep.detail}.`, tooDeep.field);
 }
 
 /** True when every entry, holes included (`every` would skip them), passes the quick message check. */

@@ -33,28 +33,35 @@ export function sessionDepthProblem(
   container: object,
   options: { metadata?: boolean } = {},
 ): SessionDepthProblem | undefined {
+  const metadata = options.metadata === true ? (container as { metadata?: unknown }).metadata : undefined;
+  if (deeperThan(metadata, maxSessionMetadataDepth))
+    return {
+      field: 'metadata',
+      limit: maxSessionMetadataDepth,
+      detail: `it is nested more than ${maxSessionMetadataDepth} levels deep, the limit of a session's metadata (as of a tool call's input)`,
+    };
+  // One walk answers for what every store writes: with the container at most this deep, each field
+  // and each item of an array field is within the limit. Only a deeper one is looked at part by part.
+  if (!deeperThan(container, maxSessionPartDepth + 1)) return undefined;
   for (const key of Object.keys(container)) {
     const value = (container as Record<string, unknown>)[key];
-    if (typeof value !== 'object' || value === null) continue;
-    if (options.metadata === true && key === 'metadata') {
-      if (deeperThan(value, maxSessionMetadataDepth))
-        return {
-          field: key,
-          limit: maxSessionMetadataDepth,
-          detail: `it is nested more than ${maxSessionMetadataDepth} levels deep, the limit of a session's metadata (as of a tool call's input)`,
-        };
+    if (key === 'metadata' && options.metadata === true) continue;
+    if (!Array.isArray(value)) {
+      if (deeperThan(value, maxSessionPartDepth)) return partProblem(key);
       continue;
     }
-    const parts = Array.isArray(value) ? value : [value];
-    for (let index = 0; index < parts.length; index++)
-      if (deeperThan(parts[index], maxSessionPartDepth))
-        return {
-          field: parts === value ? `${key}.${index}` : key,
-          limit: maxSessionPartDepth,
-          detail: `it is nested more than ${maxSessionPartDepth} levels deep, the limit of each part of a session`,
-        };
+    for (let index = 0; index < value.length; index++)
+      if (deeperThan(value[index], maxSessionPartDepth)) return partProblem(`${key}.${index}`);
   }
   return undefined;
+}
+
+function partProblem(field: string): SessionDepthProblem {
+  return {
+    field,
+    limit: maxSessionPartDepth,
+    detail: `it is nested more than ${maxSessionPartDepth} levels deep, the limit of each part of a session`,
+  };
 }
 
 /** Whether `value` holds objects or arrays more than `limit` levels deep (`value` itself is level 1). */
@@ -62,10 +69,17 @@ function deeperThan(value: unknown, limit: number): boolean {
   if (typeof value !== 'object' || value === null) return false;
   if (limit < 1) return true;
   // Recursion stops at the limit, so a value nested any deeper costs at most `limit` frames.
+  // Members are tested before the call: most are strings and numbers.
   if (Array.isArray(value)) {
-    for (const item of value) if (deeperThan(item, limit - 1)) return true;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (typeof item === 'object' && item !== null && deeperThan(item, limit - 1)) return true;
+    }
     return false;
   }
-  for (const key in value) if (deeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
+  for (const key in value) {
+    const member = (value as Record<string, unknown>)[key];
+    if (typeof member === 'object' && member !== null && deeperThan(member, limit - 1)) return true;
+  }
   return false;
 }

@@ -5,7 +5,7 @@ import { ConfigError } from '../errors/config-error.js';
 import type { SessionBusyError } from '../errors/session-busy-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { type Logger, silentLogger } from '../logger/logger.js';
-import { checkSessionState } from './parse-session-state.js';
+import { checkSessionDepth } from './parse-session-state.js';
 import { type RestoredSession, repairInterrupted, restoreSession } from './restore-session.js';
 import { Session } from './session.js';
 import { checkSessionId } from './session-id.js';
@@ -55,10 +55,11 @@ export class SessionManager {
   }
 
   /**
-   * Creates and stores a new session. The state is checked and the agent
-   * built (the factory called) before anything is stored, so a factory that
-   * throws or metadata a store refuses (`InvalidSessionStateError`) leaves
-   * nothing behind, and the same id can be created again. Throws
+   * Creates and stores a new session. The agent is built (the factory
+   * called) before anything is stored, so a factory that throws, or a state
+   * the store refuses (`InvalidSessionStateError`), leaves nothing behind, and
+   * the same id can be created again; metadata nested too deep is refused
+   * before the factory runs. Throws
    * `SessionConflictError` if the id is stored or open in this process.
    */
   async create(options: NewSessionOptions = {}): Promise<Session> {
@@ -73,7 +74,8 @@ export class SessionManager {
         `Session '${state.id}' is already open in this process; nothing was stored. Use get('${state.id}') for it, or create the new session under another id.`,
       );
     const opening = (async () => {
-      await checkSessionState(state);
+      // Metadata a store would refuse for its depth is refused before the factory runs; the store checks the rest.
+      checkSessionDepth(state);
       const session = await this.#open(state);
       state.version = (await this.#options.store.save(state, { expectedVersion: 0 })).version;
       return session;
