@@ -29,7 +29,9 @@ export function loginSettings(source: { connectionString?: string; pool?: Postgr
   // `user:@host` gives an empty password; `user@host` none. A URL reads both as ''.
   const emptyInUrl = text !== undefined && /^[a-z]+:\/\/[^/@]*:@/i.test(text);
   const password =
-    given(options?.password) !== undefined || given(url?.password) !== undefined
+    given(options?.password) !== undefined ||
+    typeof options?.password === 'function' ||
+    given(url?.password) !== undefined
       ? 'given'
       : emptyInUrl || options?.password === ''
         ? 'empty'

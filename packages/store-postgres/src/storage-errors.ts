@@ -51,12 +51,12 @@ export function isConnectionFailure(error: unknown): boolean {
 
 /**
  * Maps a driver or server failure onto core's `SessionStorageError`, naming
- * `where` (never the password): `unavailable` and retryable when the server
- * cannot be reached; `auth` when it refused the login, saying which
- * credential (see `loginProblem`); `full` for a full disk; `read_only` for a read-only
- * server or missing privileges; `locked` for a lock timeout; `io` for the
- * rest, retryable for a statement timeout, a serialization failure or a
- * deadlock. An agent-core error passes through unchanged.
+ * `where` (never the password): `auth` when the server refused the login of
+ * `login`, saying which credential (see `loginProblem`); `unavailable` and
+ * retryable when the server cannot be reached; `full` for a full disk;
+ * `read_only` for a read-only server or missing privileges; `locked` for a
+ * lock timeout; `io` for the rest, retryable for a statement timeout, a
+ * serialization failure or a deadlock. An agent-core error passes through unchanged.
  */
 export function storageErrorOf(
   error: unknown,

@@ -156,7 +156,7 @@ function copiedEvents(id: string, entries: readonly SessionEvent[]): SessionEven
         break;
       copies.push(copy);
     }
-  if (copies.length === (entries as unknown[] | undefined)?.length) return copies;
+  if (Array.isArray(entries) && copies.length === entries.length) return copies;
   checkSessionEvents(id, entries);
   return entries.map((entry) => plainCopy(entry));
 }

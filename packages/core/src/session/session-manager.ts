@@ -59,8 +59,8 @@ export class SessionManager {
    * called) before anything is stored, so a factory that throws, or a state
    * the store refuses (`InvalidSessionStateError`), leaves nothing behind, and
    * the same id can be created again; metadata nested too deep is refused
-   * before the factory runs. Throws
-   * `SessionConflictError` if the id is stored or open in this process.
+   * before the factory runs. Throws `SessionConflictError` if the id is
+   * stored or open in this process.
    */
   async create(options: NewSessionOptions = {}): Promise<Session> {
     if (options.id !== undefined) checkSessionId(options.id);
