@@ -263,4 +263,6 @@ if (!partial && existsSync(readmePath)) {
     process.stderr.write('README.md updated\n');
   }
 }
+// Workload 11, the studio (its own process, its own servers; it writes its section of README.md itself).
+if (runs('11')) process.stdout.write(await runNode([join(dist, 'studio.js')]));
 process.stderr.write(`done in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
