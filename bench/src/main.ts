@@ -17,6 +17,7 @@ import type {
   StreamParsingResult,
 } from './results.js';
 import { measureAcpTransport } from './workloads/acp-transport.js';
+import { measureSkills } from './workloads/skills.js';
 
 // `pnpm bench`: runs every workload, prints the tables and writes them into README.md.
 // Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 11, default all), --budget ms
@@ -167,6 +168,13 @@ async function inflight(): Promise<InflightResult[]> {
   return out;
 }
 
+/** Workload 11: skills at start-up, and the prompt tokens progressive disclosure saves. */
+function skills() {
+  process.stderr.write('workload 11 (skills)\n');
+  const shared = process.env.AGENT_CORE_SHARED_DIR ?? join(root, '..', '..', 'shared');
+  return measureSkills({ sharedSkills: join(shared, 'fixtures', 'skills') });
+}
+
 function cpuName(): string {
   return cpus()[0]?.model.trim() ?? 'unknown CPU';
 }
@@ -208,6 +216,7 @@ const results: BenchResults = {
   ...(runs('8') ? { acpTransport: await acpTransport() } : {}),
   ...(stores === undefined ? {} : { stores }),
   ...(runs('10') ? { inflight: await inflight() } : {}),
+  ...(runs('11') ? { skills: await skills() } : {}),
   pending:
     reactPending === undefined
       ? []

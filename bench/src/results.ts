@@ -1,3 +1,4 @@
+import type { SkillsResult } from './workloads/skills.js';
 import type { HeapCell } from './workloads/heap-growth.js';
 import type { ParallelCell } from './workloads/parallel-tools.js';
 import type { PerStepCell } from './workloads/per-step.js';
@@ -108,5 +109,7 @@ export interface BenchResults {
   stores?: PostgresStoreResult;
   /** Workload 10; absent from runs before it existed or that skipped it. */
   inflight?: InflightResult[];
+  /** Workload 11; absent from runs before it existed or that skipped it. */
+  skills?: SkillsResult;
   pending: string[];
 }

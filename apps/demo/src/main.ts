@@ -46,6 +46,13 @@ async function run(args: CliArguments, config: CliConfig): Promise<number> {
   const runLogger = level === undefined ? undefined : maskingLogger(stderrLogger(level), config.secrets);
   const storeLogger = runLogger ?? maskingLogger(stderrLogger('warn'), config.secrets);
   if (args.command === 'config-show') return configShow(config, out);
+  if (args.command === 'skills-list' || args.command === 'skills-validate') {
+    const { listSkills, validateSkillFolders } = await import('./commands/skills-commands.js');
+    const style = styleFor(out, process.env);
+    return args.command === 'skills-list'
+      ? listSkills(config, config.cwd, out, style)
+      : validateSkillFolders(config, config.cwd, args.target, out, style);
+  }
   // stdout carries only the protocol: the server logs to stderr, at warn unless a level is set.
   if (args.command === 'acp')
     return (await import('./acp/run-acp.js')).runAcp(

@@ -12,6 +12,8 @@ export type Command =
   | 'config-init'
   | 'config-show'
   | 'config-validate'
+  | 'skills-list'
+  | 'skills-validate'
   | 'approvals'
   | 'approve'
   | 'acp'
@@ -41,7 +43,7 @@ export interface CliArguments {
   hideThinking: boolean;
   /** Print stack traces of unexpected errors. */
   debug: boolean;
-  /** `sessions show|rm|repair ID`, `approve ID`. */
+  /** `sessions show|rm|repair ID`, `approve ID`, `skills validate [DIR]`. */
   target: string | undefined;
   /** `approve SESSION CALL...`: the calls to decide (all waiting calls when empty). */
   calls: string[];
@@ -76,6 +78,7 @@ export class UsageError extends Error {
 const subcommands: Record<string, readonly string[]> = {
   sessions: ['list', 'show', 'rm', 'repair'],
   config: ['init', 'show', 'validate'],
+  skills: ['list', 'validate'],
 };
 
 /** Parses `argv` (without node and the script). */
@@ -115,8 +118,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       throw new UsageError(
         'approve needs a session id: agent-core approve SESSION [CALL...] [--deny] [--reason TEXT]',
       );
-  } else if (first === 'sessions' || first === 'config') {
-    const sub = rest[0] ?? (first === 'sessions' ? 'list' : undefined);
+  } else if (first === 'sessions' || first === 'config' || first === 'skills') {
+    const sub = rest[0] ?? (first === 'config' ? undefined : 'list');
     if (sub === undefined || !subcommands[first]?.includes(sub))
       throw new UsageError(
         `Unknown ${first} command '${rest.join(' ')}'. Use: agent-core ${first} ${subcommands[first]?.join(' | ')}`,
@@ -126,13 +129,14 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     const needsId = command === 'sessions-show' || command === 'sessions-rm' || command === 'sessions-repair';
     if (needsId && target === undefined)
       throw new UsageError(`${first} ${sub} needs a session id: agent-core ${first} ${sub} ID`);
-    if (rest.length > (needsId ? 2 : 1))
+    const takesTarget = needsId || command === 'skills-validate';
+    if (rest.length > (takesTarget ? 2 : 1))
       throw new UsageError(
-        `Too many arguments for '${first} ${sub}': ${rest.slice(needsId ? 2 : 1).join(' ')}`,
+        `Too many arguments for '${first} ${sub}': ${rest.slice(takesTarget ? 2 : 1).join(' ')}`,
       );
   } else {
     throw new UsageError(
-      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, config, acp, studio; no command opens the REPL. Run 'agent-core --help'.`,
+      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, skills, config, acp, studio; no command opens the REPL. Run 'agent-core --help'.`,
     );
   }
   const prompt = command === 'chat' ? rest.join(' ').trim() : '';
@@ -209,6 +213,7 @@ function flagsOf(values: ReturnType<typeof parse>['values']): ConfigFlags {
     ['store', values.store],
     ['dataDir', values['data-dir']],
     ['logLevel', logLevel],
+    ['noSkills', values['no-skills'] === true ? true : undefined],
   ];
   for (const [key, value] of entries)
     if (value !== undefined) (flags as Record<string, unknown>)[key] = value;
@@ -273,6 +278,7 @@ function parse(argv: readonly string[]) {
       'log-level': { type: 'string' },
       trace: { type: 'boolean' },
       'no-compact': { type: 'boolean' },
+      'no-skills': { type: 'boolean' },
       'hide-thinking': { type: 'boolean' },
       debug: { type: 'boolean' },
       deny: { type: 'boolean' },

@@ -12,6 +12,10 @@ Usage:
   agent-core sessions show ID               a session's history
   agent-core sessions rm ID                 delete a session
   agent-core sessions repair ID             cut a damaged session back to its last consistent point
+  agent-core skills list                    the Agent Skills sessions in this folder get, where each comes
+                                            from, the ones hidden by another, and the broken ones with why
+  agent-core skills validate [DIR]          check the skills in DIR (a skill or a folder of skills; default
+                                            every folder skills are read from): exit code 1 on an error
   agent-core config init [--project] [--force]  write a commented config file
   agent-core config show                    the merged configuration and where each value came from
   agent-core config validate                check the config files; a bad key is named with its file and line
@@ -39,6 +43,7 @@ Options:
       --data-dir <dir>        the same as --store <dir>/sessions
       --context-window <n>    tokens of context for a model whose window is unknown
       --no-compact            never compact the history sent to the model
+      --no-skills             no Agent Skills (.agents/skills/, .claude/skills/, ~/.config/agent-core/skills/)
       --json                  print every event as one JSON line (NDJSON), and nothing else on stdout
       --hide-thinking         do not show the model's thinking
       --log-level <level>     log the run as JSON lines on stderr: debug, info, warn or error

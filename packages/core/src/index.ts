@@ -249,6 +249,20 @@ export type { PromptLayers } from './system-prompt/prompt-layers.js';
 export { renderTemplate } from './system-prompt/render-template.js';
 export { TemplateError } from './errors/template-error.js';
 
+export type { Skill, SkillFiles } from './skills/skill.js';
+export { skillLimits, skillNameProblem } from './skills/skill-limits.js';
+export { checkSkills } from './skills/check-skills.js';
+export { normalizeSkillPath } from './skills/normalize-skill-path.js';
+export { SkillError } from './skills/skill-error.js';
+export type { SkillErrorCode } from './skills/skill-error.js';
+export { skillTools } from './skills/skill-tools.js';
+export { loadedSkillNames, skillToolNames } from './skills/skill-history.js';
+export { renderSkillsSection } from './skills/render-skills-section.js';
+export type { SkillSummary } from './skills/render-skills-section.js';
+export { preApproveSkillTools } from './skills/pre-approve-skill-tools.js';
+export { isSkillEvent } from './skills/skill-event.js';
+export type { SkillEventData } from './skills/skill-event.js';
+
 export type { TraceContext } from './trace/trace-context.js';
 export {
   formatTraceparent,
