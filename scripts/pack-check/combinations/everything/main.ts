@@ -14,6 +14,7 @@ import {
   ToolRegistry,
 } from '@agent-core/core';
 import { serveAcp } from '@agent-core/acp';
+import { cassette } from '@agent-core/cassette';
 import '@agent-core/orchestrator-agentic';
 import '@agent-core/orchestrator-plan-execute';
 import '@agent-core/orchestrator-react';
@@ -71,4 +72,23 @@ assert.deepEqual(
     ['shell', false],
   ],
 );
+
+// A run recorded into memory, then replayed from its recording: the cassette answers, no model is asked.
+const recorder = await cassette({
+  cassette: { entries: [] },
+  provider: mock({ turns: [{ text: 'Recorded.' }] }),
+  mode: 'record',
+});
+await new Agent({ provider: recorder, model: 'mock', orchestrator: getOrchestrator('agentic') })
+  .prompt('Hi')
+  .result();
+const player = await cassette({ cassette: recorder.recorded() });
+const replayed = await new Agent({
+  provider: player,
+  model: 'mock',
+  orchestrator: getOrchestrator('agentic'),
+})
+  .prompt('Hi')
+  .result();
+assert.equal(replayed.text, 'Recorded.', replayed.error?.message);
 console.log(JSON.stringify({ text: result.text, tools: tools.map((tool) => tool.name) }));
