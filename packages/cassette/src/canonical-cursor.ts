@@ -1,8 +1,26 @@
-import { canonicalJson, type RedactOptions } from '@agent-core/core';
+import type { RedactOptions } from '@agent-core/core';
 import type { CassetteMessage } from './cassette-data.js';
 import { canonicalMessage } from './canonical-message.js';
 import { emptyHash, type HashState, hashKey, hashText } from './request-hash.js';
+import type { MessagesView } from './request-messages.js';
 import { ToolCallIds } from './tool-call-ids.js';
+
+/** The JSON line of each canonical message made so far: canonical messages are never changed, so a line is made once. */
+const lineCache = new WeakMap<object, string>();
+
+/**
+ * The line of a canonical message: its JSON, keys sorted at every level.
+ * `canonicalMessage` builds every object with sorted keys, so the native
+ * `JSON.stringify` writes it (several times faster than sorting as it goes).
+ */
+export function lineOf(message: CassetteMessage): string {
+  let line = lineCache.get(message);
+  if (line === undefined) {
+    line = JSON.stringify(message);
+    lineCache.set(message, line);
+  }
+  return line;
+}
 
 /**
  * The canonical form of one conversation's messages, kept from request to
@@ -13,47 +31,48 @@ import { ToolCallIds } from './tool-call-ids.js';
  * Cost per request: a pass of identity checks, plus the new messages.
  */
 export class CanonicalCursor {
-  readonly #redact: RedactOptions | false;
+  readonly #redact: RedactOptions | 'canonical';
   #sources: readonly unknown[] = [];
-  readonly #messages: CassetteMessage[] = [];
+  /** Only ever grows: views handed out (`view()`) stay true; a request that shares less gets a new array. */
+  #messages: CassetteMessage[] = [];
   readonly #lines: string[] = [];
   readonly #chains: HashState[] = [];
   /** Tool-call ids seen up to each position, to forget the later ones when a request shares less. */
   readonly #idCounts: number[] = [];
   readonly #ids = new ToolCallIds();
 
-  /** `redact: false` for messages made canonical (and redacted) before: a recording's. */
-  constructor(redact: RedactOptions | false) {
+  /**
+   * `redact` applies to the messages made canonical; `'canonical'` takes the
+   * messages as they are, for a recording's, which a cursor made canonical
+   * (ids by order, redacted) when it was recorded, parsed or loaded.
+   */
+  constructor(redact: RedactOptions | 'canonical') {
     this.#redact = redact;
   }
 
-  /** The message the cursor stands on first, to choose a cursor for a request. */
-  get first(): unknown {
-    return this.#sources[0];
-  }
-
-  /** How many leading messages of `messages` the cursor holds already. */
-  shared(messages: readonly unknown[]): number {
+  /** How many of the first `length` messages of `messages` the cursor holds already. */
+  shared(messages: readonly unknown[], length = messages.length): number {
     const sources = this.#sources;
     // The length it holds, not the source's: an agent's live history array grows after it was sent.
-    const most = Math.min(messages.length, this.#messages.length);
+    const most = Math.min(length, this.#messages.length);
     let common = 0;
     while (common < most && messages[common] === sources[common]) common++;
     return common;
   }
 
-  /** Moves the cursor to `messages` (a request's, or a recorded entry's). */
-  advance(messages: readonly CassetteMessage[]): void {
-    const common = this.shared(messages);
-    this.#messages.length = common;
+  /** Moves the cursor to the first `length` of `messages` (a request's, or a recorded entry's). */
+  advance(messages: readonly CassetteMessage[], length = messages.length): void {
+    const common = this.shared(messages, length);
+    if (common < this.#messages.length) this.#messages = this.#messages.slice(0, common);
     this.#lines.length = common;
     this.#chains.length = common;
     this.#idCounts.length = common;
     this.#ids.truncate(common === 0 ? 0 : (this.#idCounts[common - 1] as number));
     let chain = common === 0 ? emptyHash : (this.#chains[common - 1] as HashState);
-    for (let index = common; index < messages.length; index++) {
-      const message = canonicalMessage(messages[index] as CassetteMessage, this.#ids, this.#redact);
-      const line = canonicalJson(message);
+    for (let index = common; index < length; index++) {
+      const given = messages[index] as CassetteMessage;
+      const message = this.#redact === 'canonical' ? given : canonicalMessage(given, this.#ids, this.#redact);
+      const line = lineOf(message);
       chain = hashText(chain, line);
       this.#messages.push(message);
       this.#lines.push(line);
@@ -71,6 +90,11 @@ export class CanonicalCursor {
   /** The canonical messages, a new array. */
   messages(): CassetteMessage[] {
     return this.#messages.slice();
+  }
+
+  /** The canonical messages as a view that later moves of the cursor leave true (see `viewRequest`). */
+  view(): MessagesView {
+    return { source: this.#messages, length: this.#messages.length };
   }
 
   /** Every canonical message as its line of JSON, a new array. */

@@ -14,73 +14,80 @@ import type { ToolCallIds } from './tool-call-ids.js';
  * A message as a cassette compares and keeps it: the fields a model is sent,
  * tool-call ids by their order (`ids`), and every string passed through core's
  * `redactSecrets`, so a key pasted into a prompt never reaches a file and the
- * request still matches its recording (`redact: false` for messages that
- * were made canonical before). Usage, stop reason, provider and model
+ * request still matches its recording. Usage, stop reason, provider and model
  * of an assistant message are left out: no model is sent them, and a price
  * table's change must not make a recording miss. A message of an unknown role
- * is kept whole.
+ * is kept whole. Every object is built with its keys in sorted order, so
+ * `JSON.stringify` of it is its canonical JSON (see `lineOf`).
  */
 export function canonicalMessage(
   message: CassetteMessage,
   ids: ToolCallIds,
-  redact: RedactOptions | false,
+  redact: RedactOptions,
 ): CassetteMessage {
   switch (message.role) {
     case 'user':
-      return { role: 'user', content: canonicalContent(message.content, redact) } satisfies UserMessage;
+      return { content: canonicalContent(message.content, redact), role: 'user' } satisfies UserMessage;
     case 'assistant':
       return {
-        role: 'assistant',
         content: message.content.map((block) => {
           if (block.type === 'toolCall')
             return {
-              type: 'toolCall',
               id: ids.normal(block.id),
+              input: sortedCopy(redactSecrets(block.input, redact)),
               name: block.name,
-              input: clean(block.input, redact),
+              type: 'toolCall',
             };
           if (block.type === 'thinking') {
-            const thinking: ThinkingBlock = {
-              type: 'thinking',
-              thinking: clean(block.thinking, redact),
-            };
-            if (block.signature !== undefined) thinking.signature = block.signature;
+            const thinking = {} as ThinkingBlock;
             if (block.redacted !== undefined) thinking.redacted = block.redacted;
+            if (block.signature !== undefined) thinking.signature = block.signature;
+            thinking.thinking = redactSecrets(block.thinking, redact);
+            thinking.type = 'thinking';
             return thinking;
           }
-          if (block.type === 'text') return { type: 'text', text: clean(block.text, redact) };
-          return clean(block, redact);
+          if (block.type === 'text') return { text: redactSecrets(block.text, redact), type: 'text' };
+          return sortedCopy(redactSecrets(block, redact));
         }),
+        role: 'assistant',
       };
     case 'toolResult':
       return {
+        content: canonicalContent(message.content, redact),
+        isError: message.isError,
         role: 'toolResult',
         toolCallId: ids.normal(message.toolCallId),
         toolName: message.toolName,
-        content: canonicalContent(message.content, redact),
-        isError: message.isError,
       } satisfies ToolResultMessage;
     default:
       // An app's own kind that its convertToLlm let through: kept whole.
-      return clean(message, redact) as CassetteMessage;
+      return sortedCopy(redactSecrets(message, redact));
   }
 }
 
 function canonicalContent(
   content: string | readonly (TextBlock | ImageBlock)[],
-  redact: RedactOptions | false,
+  redact: RedactOptions,
 ): string | (TextBlock | ImageBlock)[] {
-  if (typeof content === 'string') return clean(content, redact);
+  if (typeof content === 'string') return redactSecrets(content, redact);
   return content.map((block) =>
     block.type === 'text'
-      ? { type: 'text', text: clean(block.text, redact) }
+      ? { text: redactSecrets(block.text, redact), type: 'text' }
       : block.type === 'image'
-        ? { type: 'image', data: block.data, mimeType: block.mimeType }
-        : clean(block, redact),
+        ? { data: block.data, mimeType: block.mimeType, type: 'image' }
+        : sortedCopy(redactSecrets(block, redact)),
   );
 }
 
-/** `value` with secrets redacted, or as it is when `redact` is false (a message already made canonical). */
-function clean<Value>(value: Value, redact: RedactOptions | false): Value {
-  return redact === false ? value : redactSecrets(value, redact);
+/** A copy of plain JSON with the keys of every object in sorted order (and undefined members left out). */
+export function sortedCopy<Value>(value: Value): Value {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(sortedCopy) as Value;
+  const record = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(record).sort()) {
+    const member = record[key];
+    if (member !== undefined && typeof member !== 'function') copy[key] = sortedCopy(member);
+  }
+  return copy as Value;
 }

@@ -1,6 +1,6 @@
-import { canonicalJson } from '@agent-core/core';
-import type { CassetteEntry, CassetteRequest, RequestField } from './cassette-data.js';
-import { CanonicalCursor } from './canonical-cursor.js';
+import type { CassetteEntry, CassetteMessage, CassetteRequest, RequestField } from './cassette-data.js';
+import { CanonicalCursor, lineOf } from './canonical-cursor.js';
+import { messagesOf } from './request-messages.js';
 import { emptyHash, hashKey, hashText } from './request-hash.js';
 import { type CanonicalHeader, recordedFieldLine, requestFields } from './request-header.js';
 
@@ -31,12 +31,11 @@ export class CassetteIndex {
   readonly #ignore: ReadonlySet<RequestField>;
   readonly #groups = new Map<string, FieldGroup>();
   readonly #cursor: CanonicalCursor;
-  readonly #lines = new WeakMap<object, string>();
 
   constructor(entries: readonly CassetteEntry[], ignore: readonly RequestField[]) {
     this.#ignore = new Set(ignore);
     // Entries are canonical (and redacted) already: made so by the recorder, the parser or sessionCassette.
-    this.#cursor = new CanonicalCursor(false);
+    this.#cursor = new CanonicalCursor('canonical');
     for (const entry of entries) this.add(entry);
   }
 
@@ -54,8 +53,9 @@ export class CassetteIndex {
       group = { fields, keys: new Map() };
       this.#groups.set(signature, group);
     }
-    this.#cursor.advance(entry.request.messages);
-    const lines = fields.map((field) => this.#fieldLine(entry.request, field));
+    const view = messagesOf(entry.request);
+    this.#cursor.advance(view.source, view.length);
+    const lines = fields.map((field) => recordedFieldLine(entry.request, field) as string);
     const key = keyOf(signature, lines, this.#cursor.key());
     const list = group.keys.get(key);
     if (list === undefined) group.keys.set(key, [index]);
@@ -110,12 +110,12 @@ export class CassetteIndex {
     let best: number | undefined;
     let bestScore: number[] = [];
     this.#entries.forEach((entry, index) => {
-      const messages = entry.request.messages;
+      const { source, length } = messagesOf(entry.request);
       let common = 0;
       while (
-        common < messages.length &&
+        common < length &&
         common < askedLines.length &&
-        this.#line(messages[common] as object) === askedLines[common]
+        lineOf(source[common] as CassetteMessage) === askedLines[common]
       )
         common++;
       let fields = 0;
@@ -126,7 +126,7 @@ export class CassetteIndex {
       const score = [
         common,
         fields,
-        -Math.abs(messages.length - askedLines.length),
+        -Math.abs(length - askedLines.length),
         this.#used[index] === true ? 0 : 1,
       ];
       if (best === undefined || greater(score, bestScore)) {
@@ -135,26 +135,6 @@ export class CassetteIndex {
       }
     });
     return best;
-  }
-
-  #fieldLine(request: CassetteRequest, field: RequestField): string {
-    const value = request[field];
-    if (typeof value !== 'object' || value === null) return recordedFieldLine(request, field) as string;
-    let line = this.#lines.get(value);
-    if (line === undefined) {
-      line = canonicalJson(value);
-      this.#lines.set(value, line);
-    }
-    return line;
-  }
-
-  #line(message: object): string {
-    let line = this.#lines.get(message);
-    if (line === undefined) {
-      line = canonicalJson(message);
-      this.#lines.set(message, line);
-    }
-    return line;
   }
 }
 

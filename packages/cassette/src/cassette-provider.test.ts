@@ -277,6 +277,13 @@ describe('modes', () => {
 });
 
 describe('failures while recording', () => {
+  it('makes the folder of a cassette that has none yet', async () => {
+    const file = join(cassetteFolder(), 'new', 'folder', 'hi.json');
+    const recorder = await cassette({ file, provider: mock({ turns: [{ text: 'Hello.' }] }), mode: 'record' });
+    await collect(recorder.stream({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+    expect(JSON.parse(readFileSync(file, 'utf8')).entries).toHaveLength(1);
+  });
+
   it('keeps the retry, not the transient failure, unless told to record failures', async () => {
     const flaky = () => mock({ turns: [{ error: { kind: 'overloaded' } }, { text: 'Fine.' }] });
     const request: ModelRequest = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };

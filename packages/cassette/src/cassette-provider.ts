@@ -15,6 +15,7 @@ import type {
   CassetteRequest,
   RequestField,
 } from './cassette-data.js';
+import { madeCanonical } from './canonical-cassettes.js';
 import { CassetteError } from './cassette-error.js';
 import { type CassetteFiles, nodeFiles } from './cassette-files.js';
 import { CassetteIndex } from './cassette-index.js';
@@ -27,6 +28,7 @@ import { loadCassette } from './load-cassette.js';
 import { replayEvents, toCassetteEvent } from './recorded-events.js';
 import { requestDifferences } from './request-differences.js';
 import { HeaderCanon } from './request-header.js';
+import { viewRequest } from './request-messages.js';
 
 /** Options of `cassette()`. */
 export interface CassetteOptions {
@@ -108,8 +110,10 @@ class CassettePlayer implements CassetteProvider {
   readonly #options: CassetteOptions;
   readonly #redact: RedactOptions;
   readonly #files: CassetteFiles | undefined;
-  readonly #index: CassetteIndex;
-  readonly #writer = new CassetteWriter();
+  /** Looks requests up; none in `record` mode, which looks nothing up. */
+  readonly #index: CassetteIndex | undefined;
+  /** Writes the file; none for a cassette in memory. */
+  readonly #writer: CassetteWriter | undefined;
   readonly #entries: CassetteEntry[];
   readonly #models: Record<string, ModelInfo>;
   readonly #headers: HeaderCanon;
@@ -132,8 +136,9 @@ class CassettePlayer implements CassetteProvider {
     this.#files = files;
     const kept = mode === 'record' ? [] : loaded.entries;
     this.#entries = [...kept];
-    this.#index = new CassetteIndex(kept, options.ignore ?? []);
-    for (const entry of kept) this.#writer.add(entry);
+    this.#index = mode === 'record' ? undefined : new CassetteIndex(kept, options.ignore ?? []);
+    this.#writer = path === undefined ? undefined : new CassetteWriter();
+    for (const entry of kept) this.#writer?.add(entry);
     this.#models = { ...(mode === 'record' ? {} : loaded.models) };
     this.#headers = new HeaderCanon(redact);
     this.#cursors = new CursorPool(redact);
@@ -148,11 +153,11 @@ class CassettePlayer implements CassetteProvider {
   }
 
   recorded(): Cassette {
-    return { provider: this.name, models: { ...this.#models }, entries: [...this.#entries] };
+    return madeCanonical({ provider: this.name, models: { ...this.#models }, entries: [...this.#entries] });
   }
 
   unusedEntries(): number[] {
-    return this.#index.unused();
+    return this.#index?.unused() ?? [];
   }
 
   modelInfo(model: string): ModelInfo | undefined {
@@ -164,19 +169,20 @@ class CassettePlayer implements CassetteProvider {
     const header = this.#headers.of(request);
     const cursor = this.#cursors.for(request.messages);
     cursor.advance(request.messages);
-    if (this.mode !== 'record') {
-      const answer = this.#index.take(header, cursor.key());
+    const index = this.#index;
+    if (index !== undefined) {
+      const answer = index.take(header, cursor.key());
       if (answer.kind === 'hit') {
-        yield* replayEvents(this.#index.entry(answer.entry).reply, options, this.name);
+        yield* replayEvents(index.entry(answer.entry).reply, options, this.name);
         return;
       }
       if (this.mode === 'replay') {
         const asked: CassetteRequest = { ...header.values, messages: cursor.messages() };
-        const nearest = answer.kind === 'used_up' ? answer.entry : this.#index.nearest(asked, cursor.lines());
+        const nearest = answer.kind === 'used_up' ? answer.entry : index.nearest(asked, cursor.lines());
         const differences =
           answer.kind === 'used_up' || nearest === undefined
             ? []
-            : requestDifferences(this.#index.entry(nearest).request, asked);
+            : requestDifferences(index.entry(nearest).request, asked);
         const miss = new CassetteMissError({ file: this.file, request: asked, nearest, differences });
         this.#misses.push(miss);
         yield {
@@ -192,7 +198,7 @@ class CassettePlayer implements CassetteProvider {
       }
     }
     // Taken before the first await: a call of another conversation may move the cursor meanwhile.
-    const recorded: CassetteRequest = { ...header.values, messages: cursor.messages() };
+    const recorded = viewRequest(header.values, cursor.view());
     const provider = this.#options.provider as Provider;
     const info = provider.modelInfo?.(request.model);
     if (info !== undefined) this.#models[request.model] = info;
@@ -229,14 +235,15 @@ class CassettePlayer implements CassetteProvider {
   /** Adds a recorded entry and writes the file; resolves to the error when the write failed. */
   #add(entry: CassetteEntry): Promise<CassetteError | undefined> {
     this.#entries.push(entry);
-    this.#index.add(entry, true);
-    this.#writer.add(entry);
+    this.#index?.add(entry, true);
     const path = this.file;
     const files = this.#files;
-    if (path === undefined || files === undefined) return Promise.resolve(undefined);
+    const writer = this.#writer;
+    if (path === undefined || files === undefined || writer === undefined) return Promise.resolve(undefined);
+    writer.add(entry);
     // One write at a time, each of the whole cassette as it is then: the last one leaves every entry.
     const written = this.#writing.then(() =>
-      files.write(path, this.#writer.text({ provider: this.name, models: this.#models })),
+      files.write(path, writer.text({ provider: this.name, models: this.#models })),
     );
     this.#writing = written.catch(() => undefined);
     return written.then(

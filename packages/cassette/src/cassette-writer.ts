@@ -7,6 +7,7 @@ import {
 } from './cassette-data.js';
 import { CanonicalCursor } from './canonical-cursor.js';
 import { recordedFieldLine, requestFields } from './request-header.js';
+import { messagesOf } from './request-messages.js';
 
 /** The `format` field of every cassette file. */
 export const cassetteFormatName = 'agent-core-cassette';
@@ -21,18 +22,20 @@ export const cassetteFormatName = 'agent-core-cassette';
  * text is made once.
  */
 export class CassetteWriter {
-  readonly #cursor = new CanonicalCursor(false);
+  readonly #cursor = new CanonicalCursor('canonical');
   readonly #entries: CassetteEntry[] = [];
   readonly #texts: string[] = [];
+  /** How many messages each entry has. */
+  readonly #counts: number[] = [];
   /** Entries by the key of all their messages; the latest wins. */
   readonly #byMessages = new Map<string, number>();
 
   /** Adds the next entry. */
   add(entry: CassetteEntry): void {
-    const messages = entry.request.messages;
-    this.#cursor.advance(messages);
-    const base = this.#continued(entry.request);
-    const from = base === undefined ? 0 : (this.#entries[base]?.request.messages.length ?? 0);
+    const { source, length } = messagesOf(entry.request);
+    this.#cursor.advance(source, length);
+    const base = this.#continued(entry.request, length);
+    const from = base === undefined ? 0 : (this.#counts[base] ?? 0);
     const lines: string[] = [];
     if (base !== undefined) lines.push(`"continues": ${base}`);
     for (const field of requestFields) {
@@ -45,7 +48,7 @@ export class CassetteWriter {
       else lines.push(`${JSON.stringify(field)}: ${line}`);
     }
     const messageLines: string[] = [];
-    for (let index = from; index < messages.length; index++) messageLines.push(this.#cursor.line(index));
+    for (let index = from; index < length; index++) messageLines.push(this.#cursor.line(index));
     lines.push(`"messages": ${block(messageLines, 10)}`);
     const reply = block(entry.reply.map(canonicalJson), 8);
     this.#texts.push(
@@ -53,6 +56,7 @@ export class CassetteWriter {
     );
     this.#byMessages.set(this.#cursor.key(), this.#entries.length);
     this.#entries.push(entry);
+    this.#counts.push(length);
   }
 
   /** The whole file: the format, the provider and its models, then every entry added. */
@@ -74,24 +78,24 @@ export class CassetteWriter {
    * one that knows no field this entry does not know (the file could not say
    * "unknown" for an inherited field).
    */
-  #continued(request: CassetteRequest): number | undefined {
+  #continued(request: CassetteRequest, count: number): number | undefined {
     const previous = this.#entries.length - 1;
     const usable = (index: number | undefined): index is number =>
       index !== undefined &&
       requestFields.every(
         (field) => request[field] !== undefined || this.#entries[index]?.request[field] === undefined,
       );
-    const previousCount = this.#entries[previous]?.request.messages.length;
+    const previousCount = this.#counts[previous];
     if (
       previousCount !== undefined &&
       previousCount > 0 &&
-      previousCount <= request.messages.length &&
+      previousCount <= count &&
       this.#byMessages.get(this.#cursor.key(previousCount)) === previous &&
       usable(previous)
     )
       return previous;
-    for (let count = request.messages.length; count > 0; count--) {
-      const index = this.#byMessages.get(this.#cursor.key(count));
+    for (let shared = count; shared > 0; shared--) {
+      const index = this.#byMessages.get(this.#cursor.key(shared));
       if (usable(index)) return index;
     }
     return undefined;

@@ -3,8 +3,10 @@ import { CassetteError } from './cassette-error.js';
 import type { CassetteFiles } from './cassette-files.js';
 import type { CassetteMode } from './cassette-mode.js';
 import { cassetteModeVariable } from './cassette-mode.js';
+import { isMadeCanonical, madeCanonical } from './canonical-cassettes.js';
 import { CanonicalCursor } from './canonical-cursor.js';
 import { parseCassette } from './parse-cassette.js';
+import { viewRequest } from './request-messages.js';
 
 /** Where `loadCassette` reads from. */
 export interface LoadCassetteSource {
@@ -46,12 +48,14 @@ export async function loadCassette(source: LoadCassetteSource): Promise<Cassette
 }
 
 function canonicalEntries(cassette: Cassette): Cassette {
+  if (isMadeCanonical(cassette)) return cassette;
   const cursor = new CanonicalCursor({});
-  return {
+  return madeCanonical({
     ...cassette,
     entries: cassette.entries.map((entry) => {
-      cursor.advance(entry.request.messages);
-      return { request: { ...entry.request, messages: cursor.messages() }, reply: entry.reply };
+      const { messages, ...fields } = entry.request;
+      cursor.advance(messages);
+      return { request: viewRequest(fields, cursor.view()), reply: entry.reply };
     }),
-  };
+  });
 }

@@ -11,15 +11,21 @@ export const nodeCassetteFiles: CassetteFiles = {
     try {
       return await readFile(path, 'utf8');
     } catch (error) {
-      if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+      if (codeOf(error) === 'ENOENT') return undefined;
       throw error;
     }
   },
   async write(path, text) {
-    await mkdir(dirname(path), { recursive: true });
     const temporary = `${path}.${process.pid}.${++writes}.tmp`;
     try {
-      await writeFile(temporary, text, 'utf8');
+      try {
+        await writeFile(temporary, text, 'utf8');
+      } catch (error) {
+        // The folder is made when first missing, not before every write: a recording writes after every reply.
+        if (codeOf(error) !== 'ENOENT') throw error;
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(temporary, text, 'utf8');
+      }
       await rename(temporary, path);
     } catch (error) {
       await rm(temporary, { force: true });
@@ -31,4 +37,8 @@ export const nodeCassetteFiles: CassetteFiles = {
 /** A `file` option as a path. */
 export function pathOf(file: string | URL): string {
   return typeof file === 'string' ? file : fileURLToPath(file);
+}
+
+function codeOf(error: unknown): unknown {
+  return (error as { code?: unknown }).code;
 }

@@ -10,9 +10,11 @@ import {
 import { CassetteError } from './cassette-error.js';
 import { cassetteModeVariable } from './cassette-mode.js';
 import { cassetteFormatName } from './cassette-writer.js';
+import { madeCanonical } from './canonical-cassettes.js';
 import { CanonicalCursor } from './canonical-cursor.js';
 import { messageProblem, replyProblem, requestHeaderProblem } from './check-cassette-entry.js';
 import { requestFields } from './request-header.js';
+import { type MessagesView, viewRequest } from './request-messages.js';
 
 /**
  * Reads a cassette file's text. Throws `CassetteError` naming the file and,
@@ -77,7 +79,9 @@ export function parseCassette(text: string, options: { file?: string } = {}): Ca
   }
   if (!Array.isArray(data.entries)) throw invalid('"entries" must be an array');
 
-  const expanded: CassetteRequest[] = [];
+  // Each entry's fields and its messages as written, expanded: a view of a shared array, grown in
+  // place when an entry continues the one whose messages end that array (one conversation, one array).
+  const expanded: { fields: Omit<CassetteRequest, 'messages'>; messages: MessagesView }[] = [];
   const cursor = new CanonicalCursor({});
   const entries: CassetteEntry[] = data.entries.map((rawEntry: unknown, index: number) => {
     if (typeof rawEntry !== 'object' || rawEntry === null || Array.isArray(rawEntry))
@@ -98,7 +102,7 @@ export function parseCassette(text: string, options: { file?: string } = {}): Ca
       replyProblem(entry.reply, 'reply');
     if (problem !== undefined) throw invalid(problem, index);
     const continues = fields.continues;
-    let base: CassetteRequest | undefined;
+    let base: (typeof expanded)[number] | undefined;
     if (continues !== undefined) {
       if (
         typeof continues !== 'number' ||
@@ -112,21 +116,31 @@ export function parseCassette(text: string, options: { file?: string } = {}): Ca
         );
       base = expanded[continues];
     }
-    const full: CassetteRequest = {
-      messages: [...(base?.messages ?? []), ...(fields.messages as CassetteMessage[])],
-    };
+    const own = fields.messages as CassetteMessage[];
+    const before = base?.messages;
+    let source: CassetteMessage[];
+    if (before === undefined) source = [...own];
+    else {
+      source =
+        before.source.length === before.length
+          ? (before.source as CassetteMessage[])
+          : before.source.slice(0, before.length);
+      source.push(...own);
+    }
+    const header: Record<string, unknown> = {};
     for (const field of requestFields) {
       // A field the entry states (null included) is its own; one it leaves out is the continued entry's.
-      const value = field in fields ? fields[field] : base?.[field];
-      if (value !== undefined) (full as unknown as Record<string, unknown>)[field] = value;
+      const value = field in fields ? fields[field] : base?.fields[field];
+      if (value !== undefined) header[field] = value;
     }
-    expanded.push(full);
-    cursor.advance(full.messages);
-    return { request: { ...full, messages: cursor.messages() }, reply: entry.reply as CassetteEvent[] };
+    const messages = { source, length: source.length };
+    expanded.push({ fields: header, messages });
+    cursor.advance(source, messages.length);
+    return { request: viewRequest(header, cursor.view()), reply: entry.reply as CassetteEvent[] };
   });
-  return {
+  return madeCanonical({
     ...(data.provider === undefined ? {} : { provider: data.provider as string }),
     ...(models === undefined ? {} : { models: models as Record<string, ModelInfo> }),
     entries,
-  };
+  });
 }

@@ -25,9 +25,12 @@ export function toCassetteEvent(event: ModelEvent, redact: RedactOptions): Casse
     if (error.retryAfterMs !== undefined) recorded.retryAfterMs = error.retryAfterMs;
     return { type: 'error', error: recorded };
   }
-  // JSON drops what JSON cannot hold (undefined fields), as the file will.
-  return redactSecrets(JSON.parse(JSON.stringify(event)) as CassetteEvent, redact);
+  // A copy: redactSecrets copies every plain object and array it walks.
+  return redactSecrets(event as CassetteEvent, redact);
 }
+
+/** Each recorded reply as JSON, made on its first replay: a copy per replay is then one parse. */
+const replyTexts = new WeakMap<readonly CassetteEvent[], string>();
 
 /**
  * Streams a recorded reply as the provider did, each event a fresh copy (a
@@ -40,20 +43,25 @@ export async function* replayEvents(
   options: StreamOptions,
   provider: string,
 ): AsyncGenerator<ModelEvent> {
-  const copies = JSON.parse(JSON.stringify(reply)) as CassetteEvent[];
-  let text = '';
+  let text = replyTexts.get(reply);
+  if (text === undefined) {
+    text = JSON.stringify(reply);
+    replyTexts.set(reply, text);
+  }
+  const copies = JSON.parse(text) as CassetteEvent[];
+  let streamed = '';
   for (const event of copies) {
     if (options.signal?.aborted === true) {
       const partial: AssistantMessage = {
         role: 'assistant',
-        content: text === '' ? [] : [{ type: 'text', text }],
+        content: streamed === '' ? [] : [{ type: 'text', text: streamed }],
         stopReason: 'aborted',
         provider,
       };
       yield { type: 'done', message: partial };
       return;
     }
-    if (event.type === 'text_delta') text += event.delta;
+    if (event.type === 'text_delta') streamed += event.delta;
     if (event.type === 'error') {
       const { kind, message, retryable, status, retryAfterMs } = event.error;
       yield {

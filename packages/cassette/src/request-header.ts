@@ -68,10 +68,20 @@ export class HeaderCanon {
   }
 }
 
+/** Field values of recordings, which are never changed, with their lines. */
+const fieldLines = new WeakMap<object, string>();
+
 /** The JSON line of a recorded request's field, or undefined when the recording does not know it. */
 export function recordedFieldLine(request: CassetteRequest, field: RequestField): string | undefined {
   const value = request[field];
-  return value === undefined ? undefined : canonicalJson(value);
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  let line = fieldLines.get(value);
+  if (line === undefined) {
+    line = canonicalJson(value);
+    fieldLines.set(value, line);
+  }
+  return line;
 }
 
 /** The settings that are set, in canonical form. */

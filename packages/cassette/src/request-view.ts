@@ -28,18 +28,30 @@ export class RequestView {
   /** Index of the latest compaction record seen, as views are asked in order. */
   #compaction = -1;
   #scanned = 0;
+  /** Whether the history so far holds an app-defined kind that the default conversion leaves out. */
+  #appKinds = false;
 
   constructor(history: readonly AgentMessage[], convert: ConvertToLlm = modelMessagesOnly) {
     this.#history = history;
     this.#convert = convert;
   }
 
-  /** The request before `history[end]`; ask with growing `end`. */
-  before(end: number): readonly Message[] {
+  /**
+   * The request before `history[end]`, as the first `length` of `messages`
+   * (the history itself when nothing is left out: no copy); ask with growing `end`.
+   */
+  before(end: number): { messages: readonly Message[]; length: number } {
     const history = this.#history;
-    for (; this.#scanned < end; this.#scanned++)
-      if (isCompactionMessage(history[this.#scanned])) this.#compaction = this.#scanned;
-    if (this.#compaction === -1) return this.#convert(history.slice(0, end));
+    for (; this.#scanned < end; this.#scanned++) {
+      const message = history[this.#scanned];
+      if (isCompactionMessage(message)) this.#compaction = this.#scanned;
+      else if (!isModelMessage(message as AgentMessage)) this.#appKinds = true;
+    }
+    if (this.#compaction === -1) {
+      if (!this.#appKinds && this.#convert === modelMessagesOnly)
+        return { messages: history as readonly Message[], length: end };
+      return whole(this.#convert(history.slice(0, end)));
+    }
     const record = history[this.#compaction] as CompactionMessage;
     let marker = this.#markers.get(record);
     if (marker === undefined) {
@@ -55,6 +67,10 @@ export class RequestView {
       const message = history[index] as AgentMessage;
       if (!isCompactionMessage(message)) view.push(message);
     }
-    return this.#convert(view);
+    return whole(this.#convert(view));
   }
+}
+
+function whole(messages: readonly Message[]): { messages: readonly Message[]; length: number } {
+  return { messages, length: messages.length };
 }

@@ -186,8 +186,8 @@ describe('RequestView', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'now this' }], stopReason: 'end_turn' },
     ];
     const view = new RequestView(history);
-    expect(view.before(2)).toEqual([history[0], history[1]]);
-    expect(view.before(5)).toEqual([
+    expect(view.before(2)).toEqual({ messages: history, length: 2 });
+    expect(view.before(5).messages).toEqual([
       { role: 'user', content: 'Earlier: the user said hello.' },
       history[0],
       history[3],

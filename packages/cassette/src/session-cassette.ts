@@ -7,9 +7,11 @@ import {
   type SessionStore,
 } from '@agent-core/core';
 import type { Cassette, CassetteEntry } from './cassette-data.js';
+import { madeCanonical } from './canonical-cassettes.js';
 import { CanonicalCursor } from './canonical-cursor.js';
 import { HistoryChecker } from './history-checker.js';
 import { replyOfMessage } from './reply-of-message.js';
+import { viewRequest } from './request-messages.js';
 import { type ConvertToLlm, RequestView } from './request-view.js';
 
 /** Options of `sessionCassette`. */
@@ -140,14 +142,12 @@ function cassetteOf(messages: AgentMessage[], options: SessionCassetteOptions): 
     if ((message as { role?: unknown }).role !== 'assistant') return;
     const reply = message as AssistantMessage;
     provider ??= reply.provider;
-    cursor.advance(view.before(index));
+    const request = view.before(index);
+    cursor.advance(request.messages, request.length);
     entries.push({
-      request: {
-        ...(reply.model === undefined ? {} : { model: reply.model }),
-        messages: cursor.messages(),
-      },
+      request: viewRequest(reply.model === undefined ? {} : { model: reply.model }, cursor.view()),
       reply: replyOfMessage(reply),
     });
   });
-  return { cassette: { ...(provider === undefined ? {} : { provider }), entries }, messages };
+  return { cassette: madeCanonical({ ...(provider === undefined ? {} : { provider }), entries }), messages };
 }
