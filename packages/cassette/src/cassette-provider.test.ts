@@ -279,7 +279,11 @@ describe('modes', () => {
 describe('failures while recording', () => {
   it('makes the folder of a cassette that has none yet', async () => {
     const file = join(cassetteFolder(), 'new', 'folder', 'hi.json');
-    const recorder = await cassette({ file, provider: mock({ turns: [{ text: 'Hello.' }] }), mode: 'record' });
+    const recorder = await cassette({
+      file,
+      provider: mock({ turns: [{ text: 'Hello.' }] }),
+      mode: 'record',
+    });
     await collect(recorder.stream({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
     expect(JSON.parse(readFileSync(file, 'utf8')).entries).toHaveLength(1);
   });
