@@ -19,6 +19,8 @@ export { canonicalRequest } from './canonical-request.js';
 export { describeDifferences, requestDifferences } from './request-differences.js';
 export type { CassetteDifference } from './request-differences.js';
 export { sessionCassette } from './session-cassette.js';
+export { noteRequests, requestNoteField } from './note-requests.js';
+export type { RequestNote } from './note-requests.js';
 export type { SessionCassette, SessionCassetteOptions, SessionDamage } from './session-cassette.js';
 export type { ConvertToLlm } from './request-view.js';
 export { CassetteError } from './cassette-error.js';

@@ -1,11 +1,12 @@
 import type { AssistantMessage } from '@agent-core/core';
 import type { CassetteEvent } from './cassette-data.js';
+import { requestNoteField } from './note-requests.js';
 
 /**
  * The events a provider would have streamed for a stored assistant message:
  * its thinking and text as one delta each, each tool call as start, its
  * arguments as one delta of JSON, and end, then its usage and `done` with the
- * message as stored.
+ * message as stored (without the `RequestNote` of `noteRequests`).
  */
 export function replyOfMessage(message: AssistantMessage): CassetteEvent[] {
   const events: CassetteEvent[] = [];
@@ -21,6 +22,8 @@ export function replyOfMessage(message: AssistantMessage): CassetteEvent[] {
     }
   }
   if (message.usage !== undefined) events.push({ type: 'usage', usage: message.usage });
-  events.push({ type: 'done', message });
+  // The note of the request it answered is about the recording, not part of the reply.
+  const { [requestNoteField]: _note, ...reply } = message as AssistantMessage & Record<string, unknown>;
+  events.push({ type: 'done', message: reply as AssistantMessage });
   return events;
 }

@@ -11,6 +11,7 @@ import { madeCanonical } from './canonical-cassettes.js';
 import { CanonicalCursor } from './canonical-cursor.js';
 import { HistoryChecker } from './history-checker.js';
 import { replyOfMessage } from './reply-of-message.js';
+import { RequestNotes } from './request-notes.js';
 import { viewRequest } from './request-messages.js';
 import { type ConvertToLlm, RequestView } from './request-view.js';
 
@@ -50,7 +51,8 @@ export interface SessionCassette {
  * reply, and the request is what the agent sent before it (the history up to
  * there, as its context window and `convertToLlm` showed it). A stored
  * session keeps no system prompt, tools or settings, so its entries match on
- * model and messages. An id never stored rejects with `SessionNotFoundError`.
+ * model and messages, unless its replies carry the `RequestNote`s of
+ * `noteRequests`: then on the system prompt, tools and settings too. An id never stored rejects with `SessionNotFoundError`.
  * A damaged session resolves with `damage` saying where, and a cassette of
  * what is readable before it: the snapshot when the store refuses its log,
  * the records before the first bad one when the store hands them over.
@@ -136,6 +138,7 @@ function storeDamage(error: SessionCorruptError): SessionDamage {
 function cassetteOf(messages: AgentMessage[], options: SessionCassetteOptions): SessionCassette {
   const view = new RequestView(messages, options.convertToLlm);
   const cursor = new CanonicalCursor({ secrets: options.secrets ?? [] });
+  const notes = new RequestNotes();
   const entries: CassetteEntry[] = [];
   let provider: string | undefined;
   messages.forEach((message, index) => {
@@ -145,7 +148,7 @@ function cassetteOf(messages: AgentMessage[], options: SessionCassetteOptions): 
     const request = view.before(index);
     cursor.advance(request.messages, request.length);
     entries.push({
-      request: viewRequest(reply.model === undefined ? {} : { model: reply.model }, cursor.view()),
+      request: viewRequest(notes.fieldsOf(reply), cursor.view()),
       reply: replyOfMessage(reply),
     });
   });
