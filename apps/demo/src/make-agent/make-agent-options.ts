@@ -1,3 +1,4 @@
+import { noteRequests } from '@agent-core/cassette';
 import { modelSummarizer, type Provider, type SessionAgentOptions } from '@agent-core/core';
 import { type AgentSettings, policyOf } from '../agent-settings.js';
 import type { McpServerEntry } from '../config/config-file.js';
@@ -52,7 +53,8 @@ export interface MadeAgentOptions {
  * `session`), and calls `close()` when the session is put away. The options
  * hold the provider and model, orchestrator, tools (packs in the session's
  * folder, the configuration's MCP servers, the surface's), policy, context
- * window (`SessionWindow`: compaction, `/compact`) and the layered system prompt.
+ * window (`SessionWindow`: compaction, `/compact`) and the layered system prompt;
+ * its provider notes on each reply the request it answered (`noteRequests`).
  *
  * @example
  * const settings = await resolveSettings(config, { logger, warn });
@@ -90,7 +92,8 @@ export async function makeAgentOptions(
       })
     : undefined;
   const options: SessionAgentOptions = {
-    provider: provider.provider,
+    // Each reply notes the request it answered, so a stored session replays as a whole cassette (`agent-core replay`).
+    provider: noteRequests(provider.provider),
     model: provider.model,
     systemPrompt: systemPrompt.build,
     tools: tools.tools,
