@@ -27,7 +27,7 @@ export interface SessionCassetteOptions {
 export interface SessionDamage {
   /** The file, table or log record at fault, as the store or the check named it. */
   where: string;
-  /** What is wrong (the store's own words when it refused the read) and what to do. */
+  /** What is wrong (the store's own words when it refused the read, which say what to do). */
   message: string;
   /** The first log record that could not be used, when it is one. */
   seq?: number;
@@ -79,7 +79,7 @@ export async function sessionCassette(
         ...cassetteOf(messages, options),
         damage: {
           where: `message ${index} of session '${id}' as stored (its snapshot)`,
-          message: `${problem}; the replay covers the ${index} messages before it.`,
+          message: `${problem}.`,
         },
       };
     messages.push(message);
@@ -107,7 +107,7 @@ export async function sessionCassette(
         ...cassetteOf(messages, options),
         damage: {
           where: `record ${record.seq} of the events log of session '${id}'`,
-          message: `${problem}; the replay covers the history before it (${messages.length} messages).`,
+          message: `${problem}.`,
           seq: record.seq,
         },
       };
@@ -130,7 +130,7 @@ function isCorrupt(error: unknown): error is SessionCorruptError {
 function storeDamage(error: SessionCorruptError): SessionDamage {
   return {
     where: error.source,
-    message: `${error.message} The replay covers what the store could read before it.`,
+    message: error.message,
     cause: error,
   };
 }
