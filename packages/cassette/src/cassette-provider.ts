@@ -112,7 +112,7 @@ class CassettePlayer implements CassetteProvider {
   readonly #files: CassetteFiles | undefined;
   /** Looks requests up; none in `record` mode, which looks nothing up. */
   readonly #index: CassetteIndex | undefined;
-  /** Writes the file; none for a cassette in memory. */
+  /** Writes the file; none for a cassette in memory, nor in replay mode, which writes nothing. */
   readonly #writer: CassetteWriter | undefined;
   readonly #entries: CassetteEntry[];
   readonly #models: Record<string, ModelInfo>;
@@ -137,7 +137,7 @@ class CassettePlayer implements CassetteProvider {
     const kept = mode === 'record' ? [] : loaded.entries;
     this.#entries = [...kept];
     this.#index = mode === 'record' ? undefined : new CassetteIndex(kept, options.ignore ?? []);
-    this.#writer = path === undefined ? undefined : new CassetteWriter();
+    this.#writer = path === undefined || mode === 'replay' ? undefined : new CassetteWriter();
     for (const entry of kept) this.#writer?.add(entry);
     this.#models = { ...(mode === 'record' ? {} : loaded.models) };
     this.#headers = new HeaderCanon(redact);
