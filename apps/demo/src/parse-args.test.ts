@@ -24,6 +24,19 @@ describe('parseCliArguments', () => {
       command: 'config-init',
       project: true,
     });
+    expect(parseCliArguments(['replay', 'abc', '--tools=recorded', '--update', '--json'])).toMatchObject({
+      command: 'replay',
+      target: 'abc',
+      recordedTools: true,
+      update: true,
+      json: true,
+      flags: {},
+    });
+    // Any other --tools names the packs today's agent gets, as for chat.
+    expect(parseCliArguments(['replay', 'abc', '--tools', 'fs'])).toMatchObject({
+      recordedTools: false,
+      flags: { tools: ['fs'] },
+    });
     expect(parseCliArguments(['--data-dir', '/d', '--context-window', '8000']).flags).toEqual({
       dataDir: '/d',
       contextWindow: 8000,
@@ -39,6 +52,9 @@ describe('parseCliArguments', () => {
       [['--session', 'x', '--continue'], /Choose one of --session, --continue and --no-session/],
       [['sessions', 'list', '--limit', '0'], /--limit takes a positive number/],
       [['--json'], /--json prints the events of one run: use it with chat, run or approve/],
+      [['replay'], /replay needs a session id: agent-core replay SESSION/],
+      [['replay', 'a', 'b'], /Too many arguments for 'replay': b/],
+      [['chat', '--update', 'hi'], /--update re-records a stored session: use it with replay/],
     ];
     for (const [argv, message] of cases) {
       let thrown: unknown;

@@ -12,6 +12,8 @@ Usage:
   agent-core sessions show ID               a session's history
   agent-core sessions rm ID                 delete a session
   agent-core sessions repair ID             cut a damaged session back to its last consistent point
+  agent-core replay SESSION                 re-run a stored session's prompts offline on its recorded replies with
+                [--tools=recorded] [--update]  today's prompt, tools and orchestrator: exit 0 reproduced, 1 diverged
   agent-core config init [--project] [--force]  write a commented config file
   agent-core config show                    the merged configuration and where each value came from
   agent-core config validate                check the config files; a bad key is named with its file and line
@@ -38,6 +40,7 @@ Options:
       --context-window <n>    tokens of context for a model whose window is unknown
       --no-compact            never compact the history sent to the model
       --json                  print every event as one JSON line (NDJSON), and nothing else on stdout
+      --update                replay: send the prompts to the live model instead, into a new session
       --hide-thinking         do not show the model's thinking
       --log-level <level>     log the run as JSON lines on stderr: debug, info, warn or error
       --trace                 print the run's OpenTelemetry span tree with durations on stderr
