@@ -14,6 +14,7 @@ export class HistoryChecker {
 
   /** The problem `message` makes as the next message, or undefined; the checker then expects what follows it. */
   add(message: AgentMessage): string | undefined {
+    if (typeof message !== 'object' || message === null) return 'a message that is not an object';
     const role = (message as { role?: unknown }).role;
     if (role !== 'user' && role !== 'assistant' && role !== 'toolResult')
       // An app's own kind (a compaction record, say): never sent as it is.

@@ -137,6 +137,23 @@ describe('sessionCassette', () => {
     expect(recorded.entries).toHaveLength(1);
   });
 
+  it('names a log record that holds no message, or one of a type agent-core never writes', async () => {
+    const { store, id } = await storedSession();
+    for (const [event, problem] of [
+      [{ type: 'message' }, 'a message that is not an object.'],
+      [{ type: 'tool_exploded' }, 'it is not a log event agent-core writes (type "tool_exploded").'],
+    ] as const) {
+      const damaged = editedStore(store, (all) =>
+        all.map((record) =>
+          record.seq === 3 ? ({ ...record, event } as unknown as SessionLogRecord) : record,
+        ),
+      );
+      const { damage, messages } = await sessionCassette(damaged, id);
+      expect(damage).toMatchObject({ seq: 3, message: problem });
+      expect(messages.length).toBeLessThan(3);
+    }
+  });
+
   it('keeps the snapshot when the store refuses the log, with the store saying where', async () => {
     const { store, id, results } = await storedSession();
     const snapshot = await store.load(id);

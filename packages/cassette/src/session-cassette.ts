@@ -9,6 +9,7 @@ import {
 import type { Cassette, CassetteEntry } from './cassette-data.js';
 import { madeCanonical } from './canonical-cassettes.js';
 import { CanonicalCursor } from './canonical-cursor.js';
+import { environmentSecrets } from './environment-secrets.js';
 import { HistoryChecker } from './history-checker.js';
 import { replyOfMessage } from './reply-of-message.js';
 import { RequestNotes } from './request-notes.js';
@@ -19,7 +20,7 @@ import { type ConvertToLlm, RequestView } from './request-view.js';
 export interface SessionCassetteOptions {
   /** What the agent's `convertToLlm` did to its history before each call. Default: core's (app-defined kinds left out). */
   convertToLlm?: ConvertToLlm;
-  /** Exact values to redact from the requests, besides secret-shaped text. */
+  /** Exact values to redact from the requests, besides secret-shaped text and the environment's credential variables. */
   secrets?: readonly string[];
 }
 
@@ -137,7 +138,8 @@ function storeDamage(error: SessionCorruptError): SessionDamage {
 
 function cassetteOf(messages: AgentMessage[], options: SessionCassetteOptions): SessionCassette {
   const view = new RequestView(messages, options.convertToLlm);
-  const cursor = new CanonicalCursor({ secrets: options.secrets ?? [] });
+  // Redacted as a cassette's live requests are (the environment's credentials too), so they compare alike.
+  const cursor = new CanonicalCursor({ secrets: [...environmentSecrets(), ...(options.secrets ?? [])] });
   const notes = new RequestNotes();
   const entries: CassetteEntry[] = [];
   let provider: string | undefined;
