@@ -1,13 +1,12 @@
 import type {
   AssistantMessage,
+  ModelEvent,
   ModelInfo,
   ProviderErrorKind,
   ResponseFormat,
-  ToolCallBlock,
   ToolChoice,
   ToolResultMessage,
   ToolSpec,
-  Usage,
   UserMessage,
 } from '@agent-core/core';
 
@@ -54,15 +53,9 @@ export interface RecordedProviderError {
   retryAfterMs?: number;
 }
 
-/** One event of a recorded reply: a `ModelEvent` as plain JSON. */
+/** One event of a recorded reply: a `ModelEvent` as plain JSON, its `ProviderError` as a `RecordedProviderError`. */
 export type CassetteEvent =
-  | { type: 'text_delta'; delta: string }
-  | { type: 'thinking_delta'; delta: string }
-  | { type: 'toolcall_start'; id: string; name: string }
-  | { type: 'toolcall_delta'; id: string; delta: string }
-  | { type: 'toolcall_end'; toolCall: ToolCallBlock }
-  | { type: 'usage'; usage: Usage }
-  | { type: 'done'; message: AssistantMessage }
+  | Exclude<ModelEvent, { type: 'error' }>
   | { type: 'error'; error: RecordedProviderError };
 
 /** One request and the reply it got, as the provider streamed it; the last event is `done` or `error`. */

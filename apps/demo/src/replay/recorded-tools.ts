@@ -1,10 +1,5 @@
-import {
-  type AgentMessage,
-  type AnyTool,
-  canonicalJson,
-  type ToolCallBlock,
-  type ToolResultMessage,
-} from '@agent-core/core';
+import { type AgentMessage, type AnyTool, canonicalJson, type ToolResultMessage } from '@agent-core/core';
+import { callsWithResults } from './replay-outcome.js';
 
 // What core writes for a tool that threw: such a result is given back by throwing the same message.
 const failedPattern = /^Tool '(?:[^']*)' failed: ([\s\S]*)$/;
@@ -20,17 +15,8 @@ const failedPattern = /^Tool '(?:[^']*)' failed: ([\s\S]*)$/;
 export function recordedTools(tools: readonly AnyTool[], history: readonly AgentMessage[]): AnyTool[] {
   const byId = new Map<string, ToolResultMessage>();
   const byInput = new Map<string, ToolResultMessage[]>();
-  const calls = new Map<string, ToolCallBlock>();
-  for (const message of history) {
-    const role = (message as { role?: unknown }).role;
-    if (role === 'assistant')
-      for (const block of (message as { content: { type: string }[] }).content)
-        if (block.type === 'toolCall') calls.set((block as ToolCallBlock).id, block as ToolCallBlock);
-    if (role !== 'toolResult') continue;
-    const result = message as ToolResultMessage;
-    byId.set(result.toolCallId, result);
-    const call = calls.get(result.toolCallId);
-    if (call === undefined) continue;
+  for (const { call, result } of callsWithResults(history)) {
+    byId.set(call.id, result);
     const key = `${call.name} ${canonicalJson(call.input)}`;
     byInput.set(key, [...(byInput.get(key) ?? []), result]);
   }

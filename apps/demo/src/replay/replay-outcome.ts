@@ -62,10 +62,12 @@ export interface ReplayOutcome {
   rerecorded?: string;
 }
 
-/** Every tool call of a history with its result, in order. */
-function toolRuns(history: readonly AgentMessage[]): ToolRun[] {
+/** Every tool call of a history that has a result, with it, in the order of the results. */
+export function callsWithResults(
+  history: readonly AgentMessage[],
+): { call: ToolCallBlock; result: ToolResultMessage }[] {
   const calls = new Map<string, ToolCallBlock>();
-  const runs: ToolRun[] = [];
+  const pairs: { call: ToolCallBlock; result: ToolResultMessage }[] = [];
   for (const message of history) {
     const role = (message as { role?: unknown }).role;
     if (role === 'assistant')
@@ -74,10 +76,18 @@ function toolRuns(history: readonly AgentMessage[]): ToolRun[] {
     if (role !== 'toolResult') continue;
     const result = message as ToolResultMessage;
     const call = calls.get(result.toolCallId);
-    if (call !== undefined)
-      runs.push({ name: call.name, input: call.input, content: result.content, isError: result.isError });
+    if (call !== undefined) pairs.push({ call, result });
   }
-  return runs;
+  return pairs;
+}
+
+function toolRuns(history: readonly AgentMessage[]): ToolRun[] {
+  return callsWithResults(history).map(({ call, result }) => ({
+    name: call.name,
+    input: call.input,
+    content: result.content,
+    isError: result.isError,
+  }));
 }
 
 /** The tool calls of `replayed` whose results differ from those of `recorded`, pairing calls by their order. */
