@@ -3,7 +3,7 @@ import { renderRecordReplay } from './report-record-replay.js';
 import type { BenchResults } from './results.js';
 import { measureRecordReplay } from './workloads/record-replay.js';
 
-// Workload 11 in a process of its own: `node dist/record-replay.js [out.json]` writes its results
+// Workload 12 in a process of its own: `node dist/record-replay.js [out.json]` writes its results
 // to out.json (as `pnpm bench` asks), or prints its tables.
 
 const out = process.argv[2];

@@ -1,6 +1,6 @@
 import type { BenchResults } from './results.js';
 
-// Workload 11 in the report: what recording costs per step, and replaying a 1,000-step session.
+// Workload 12 in the report: what recording costs per step, and replaying a 1,000-step session.
 
 const number = (value: number, digits = 1) =>
   Number.isFinite(value)
@@ -21,19 +21,19 @@ export function recordReplayTargets(
   const slowest = Math.max(...replay.map((cell) => cell.totalMs));
   return [
     {
-      target: 'Replaying a 1,000-step session (read, load, run) takes under 1 s (workload 11)',
+      target: 'Replaying a 1,000-step session (read, load, run) takes under 1 s (workload 12)',
       measured: replay.map((cell) => `${cell.source}: ${number(cell.totalMs, 0)} ms`).join('; '),
       pass: slowest < 1000,
     },
   ];
 }
 
-/** Workload 11's tables, or nothing when the run did not measure it. */
+/** Workload 12's tables, or nothing when the run did not measure it. */
 export function renderRecordReplay(results: BenchResults): string[] {
   const measured = results.recordReplay;
   if (measured === undefined) return [];
   return [
-    `### 11. Record and replay (\`@agent-core/cassette\`)\n\nRecording: the agentic sequential run of N \`add\` steps on the scripted model, and the same run through \`cassette({ mode: 'record' })\` (a new cassette per run), kept in memory or written to a file after every reply (a temporary file renamed over it). CPU time (user and system, the collector's threads included; wall time on this shared machine moves with the other jobs' load), the three in turn, a batch of about 2,000 steps each, ${measured.recording[0]?.samples ?? 0} rounds after a warm-up round; medians per run, the added time divided by N. The file is rewritten whole after each reply, so its cost per step grows with the conversation.\n`,
+    `### 12. Record and replay (\`@agent-core/cassette\`)\n\nRecording: the agentic sequential run of N \`add\` steps on the scripted model, and the same run through \`cassette({ mode: 'record' })\` (a new cassette per run), kept in memory or written to a file after every reply (a temporary file renamed over it). CPU time (user and system, the collector's threads included; wall time on this shared machine moves with the other jobs' load), the three in turn, a batch of about 2,000 steps each, ${measured.recording[0]?.samples ?? 0} rounds after a warm-up round; medians per run, the added time divided by N. The file is rewritten whole after each reply, so its cost per step grows with the conversation.\n`,
     table(
       [
         'N',

@@ -93,7 +93,7 @@ export interface InflightResult {
   bytesPerRun: number;
 }
 
-/** Workload 11, recording: what a recording cassette adds per step, in memory and written to a file after every reply (CPU time). */
+/** Workload 12, recording: what a recording cassette adds per step, in memory and written to a file after every reply (CPU time). */
 export interface RecordingCell {
   steps: number;
   /** The plain run's CPU time per step, µs. */
@@ -106,7 +106,7 @@ export interface RecordingCell {
   samples: number;
 }
 
-/** Workload 11, replay: a 1,000-step conversation replayed from a stored session or a cassette file. */
+/** Workload 12, replay: a 1,000-step conversation replayed from a stored session or a cassette file. */
 export interface ReplayCell {
   source: string;
   steps: number;
@@ -123,7 +123,7 @@ export interface ReplayCell {
   plainRunMs: number;
 }
 
-/** Workload 11: record and replay (`@agent-core/cassette`). */
+/** Workload 12: record and replay (`@agent-core/cassette`). */
 export interface RecordReplayResult {
   recording: RecordingCell[];
   replay: ReplayCell[];
@@ -144,7 +144,7 @@ export interface BenchResults {
   stores?: PostgresStoreResult;
   /** Workload 10; absent from runs before it existed or that skipped it. */
   inflight?: InflightResult[];
-  /** Workload 11; absent from runs before it existed or that skipped it. */
+  /** Workload 12; absent from runs before it existed or that skipped it. */
   recordReplay?: RecordReplayResult;
   pending: string[];
 }

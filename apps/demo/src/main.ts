@@ -5,6 +5,7 @@ import { allowEverything, inlineApprover } from './approvals/inline-approver.js'
 import { approveCommand } from './commands/approve-command.js';
 import { approvalsCommand } from './commands/approvals-command.js';
 import { chatCommand } from './commands/chat-command.js';
+import { defaultStudioPort } from './commands/studio-port.js';
 import { configInit, configShow, configValidate } from './commands/config-commands.js';
 import type { RunIo } from './commands/run-io.js';
 import { listSessions, removeSession, repairSession, showSession } from './commands/sessions-commands.js';
@@ -90,6 +91,13 @@ async function runCommand(
       return repairSession(store.store, args.target as string, out);
     case 'approvals':
       return approvalsCommand(store.store, out, style);
+    case 'studio':
+      return (await import('./commands/studio-command.js')).studioCommand(
+        config,
+        store,
+        { port: args.port ?? defaultStudioPort, host: args.host, open: args.open },
+        loggers,
+      );
   }
   const rich = !args.json && isRich(out, process.env);
   const renderer = args.json

@@ -37,6 +37,16 @@ describe('parseCliArguments', () => {
       recordedTools: false,
       flags: { tools: ['fs'] },
     });
+    expect(
+      parseCliArguments(['studio', '--port', '0', '--open', '--store', 'postgres://db/agents']),
+    ).toMatchObject({
+      command: 'studio',
+      port: 0,
+      open: true,
+      host: undefined,
+      flags: { store: 'postgres://db/agents' },
+    });
+    expect(parseCliArguments(['studio', '--host', '0.0.0.0']).host).toBe('0.0.0.0');
     expect(parseCliArguments(['--data-dir', '/d', '--context-window', '8000']).flags).toEqual({
       dataDir: '/d',
       contextWindow: 8000,
@@ -51,6 +61,10 @@ describe('parseCliArguments', () => {
       [['chat', '--context-window', 'big', 'hi'], /--context-window takes a number of tokens/],
       [['--session', 'x', '--continue'], /Choose one of --session, --continue and --no-session/],
       [['sessions', 'list', '--limit', '0'], /--limit takes a positive number/],
+      [['studio', '--port', '70000'], /--port takes a port number from 0/],
+      [['studio', 'extra'], /studio takes no arguments/],
+      [['chat', '--port', '1', 'hi'], /--port is an option of agent-core studio/],
+      [['studio', '--no-session'], /the studio shows the stored ones/],
       [['--json'], /--json prints the events of one run: use it with chat, run or approve/],
       [['replay'], /replay needs a session id: agent-core replay SESSION/],
       [['replay', 'a', 'b'], /Too many arguments for 'replay': b/],

@@ -16,6 +16,7 @@ export type Command =
   | 'approve'
   | 'acp'
   | 'replay'
+  | 'studio'
   | 'help'
   | 'version';
 
@@ -56,6 +57,10 @@ export interface CliArguments {
   update: boolean;
   /** `replay --tools=recorded`: every tool call answered from the stored session, none run. */
   recordedTools: boolean;
+  /** `studio --port N` (0: a free port), `--host ADDRESS`, `--open`. */
+  port: number | undefined;
+  host: string | undefined;
+  open: boolean;
 }
 
 /**
@@ -110,6 +115,12 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         'replay needs a session id: agent-core replay SESSION [--tools=recorded] [--update] [--json]',
       );
     if (rest.length > 1) throw new UsageError(`Too many arguments for 'replay': ${rest.slice(1).join(' ')}`);
+  } else if (first === 'studio') {
+    command = 'studio';
+    if (rest.length > 0)
+      throw new UsageError(
+        `studio takes no arguments; got ${rest.join(' ')}. Use --port, --host, --open and --store.`,
+      );
   } else if (first === 'approve') {
     command = 'approve';
     [target, ...calls] = rest;
@@ -134,7 +145,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       );
   } else {
     throw new UsageError(
-      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, replay, config, acp; no command opens the REPL. Run 'agent-core --help'.`,
+      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, replay, config, acp, studio; no command opens the REPL. Run 'agent-core --help'.`,
     );
   }
   const prompt = command === 'chat' ? rest.join(' ').trim() : '';
@@ -158,6 +169,11 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     values['no-session'] === true,
   ].filter(Boolean);
   if (chosen.length > 1) throw new UsageError('Choose one of --session, --continue and --no-session.');
+  const studioOnly = (['port', 'host', 'open'] as const).filter((name) => values[name] !== undefined);
+  if (studioOnly.length > 0 && command !== 'studio')
+    throw new UsageError(`--${studioOnly[0]} is an option of agent-core studio.`);
+  if (command === 'studio' && values['no-session'] === true)
+    throw new UsageError('--no-session keeps sessions in one process: the studio shows the stored ones.');
   return {
     command,
     prompt,
@@ -181,6 +197,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     limit: values.all === true ? Number.POSITIVE_INFINITY : limitOf(values.limit),
     update: values.update === true,
     recordedTools,
+    port: portOf(values.port),
+    host: hostOf(values.host),
+    open: values.open === true,
   };
 }
 
@@ -215,6 +234,22 @@ function flagsOf(values: ReturnType<typeof parse>['values']): ConfigFlags {
   for (const [key, value] of entries)
     if (value !== undefined) (flags as Record<string, unknown>)[key] = value;
   return flags;
+}
+
+function portOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) > 65_535)
+    throw new UsageError(`--port takes a port number from 0 (any free one) to 65535; got '${text}'.`);
+  return Number(text);
+}
+
+function hostOf(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (text === '' || /[\s/]/.test(text))
+    throw new UsageError(
+      `--host takes an address to listen on, such as 127.0.0.1 or 0.0.0.0; got '${text}'.`,
+    );
+  return text;
 }
 
 function limitOf(text: string | undefined): number | undefined {
@@ -268,6 +303,9 @@ function parse(argv: readonly string[]) {
       limit: { type: 'string' },
       all: { type: 'boolean' },
       update: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      open: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },

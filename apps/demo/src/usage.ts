@@ -19,6 +19,8 @@ Usage:
   agent-core config validate                check the config files; a bad key is named with its file and line
   agent-core acp [options]                  serve the agent to an editor (Zed, JetBrains, Neovim) over the
                                             Agent Client Protocol on stdin/stdout, with the config's store
+  agent-core studio [--port N] [--open]     a local web app over the config's store: sessions, runs as
+                [--host ADDRESS]            timelines, the approvals inbox; prints its address with a token
 
 Options:
   -p, --provider <name>       anthropic, openai, mock (offline), or a [providers] name of the config
@@ -45,6 +47,9 @@ Options:
       --log-level <level>     log the run as JSON lines on stderr: debug, info, warn or error
       --trace                 print the run's OpenTelemetry span tree with durations on stderr
       --debug                 print the stack trace of an unexpected error
+      --port <n>              studio: the port (default 4983; 0 for any free one)
+      --host <address>        studio: the address to listen on (default 127.0.0.1, this machine only)
+      --open                  studio: open its address in the default browser ($BROWSER if set)
   -h, --help                  show this help
   -v, --version               print the version
 

@@ -16,7 +16,7 @@ import { median, time } from '../measure.js';
 import type { RecordingCell, RecordReplayResult, ReplayCell } from '../results.js';
 import { promptText, type Scenario } from '../scenario.js';
 
-// Workload 11: what recording costs per step, and how long replaying a 1,000-step session takes.
+// Workload 12: what recording costs per step, and how long replaying a 1,000-step session takes.
 
 const scenarioOf = (steps: number): Scenario => ({
   steps,
@@ -187,7 +187,7 @@ async function replayCells(folder: string, rounds: number): Promise<ReplayCell[]
   return cells;
 }
 
-/** Workload 11 whole. */
+/** Workload 12 whole. */
 export async function measureRecordReplay(options: { rounds?: number } = {}): Promise<RecordReplayResult> {
   const folder = mkdtempSync(join(tmpdir(), 'agent-core-bench-cassettes-'));
   try {

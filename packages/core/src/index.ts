@@ -183,11 +183,19 @@ export { newSessionState, sessionSchemaVersion, statusAfterRun } from './session
 export type { NewSessionOptions, SessionState, SessionStatus } from './session/session-state.js';
 export { checkSessionId } from './session/session-id.js';
 export {
+  checkSessionEvents,
   checkSessionState,
   loadSessionStateSchema,
   parseSessionState,
   sessionMigrations,
 } from './session/parse-session-state.js';
+export { checkAppendOptions, checkSaveOptions } from './session/store-call-options.js';
+export {
+  maxSessionMetadataDepth,
+  maxSessionPartDepth,
+  sessionDepthProblem,
+} from './session/session-depth-problem.js';
+export type { SessionDepthProblem } from './session/session-depth-problem.js';
 export type { ParseSessionOptions, SessionMigration } from './session/parse-session-state.js';
 export type { SessionEvent, SessionLogRecord } from './session/session-event.js';
 export type {

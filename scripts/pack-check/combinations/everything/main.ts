@@ -11,6 +11,7 @@ import {
   listOrchestrators,
   listProviders,
   listToolPacks,
+  MemorySessionStore,
   ToolRegistry,
 } from '@agent-core/core';
 import { serveAcp } from '@agent-core/acp';
@@ -26,11 +27,24 @@ import '@agent-core/tools-fs';
 import '@agent-core/tools-mcp';
 import '@agent-core/tools-shell';
 import { PostgresSessionStore } from '@agent-core/store-postgres';
+import { startStudio } from '@agent-core/studio';
 
 // A store of sessions in PostgreSQL is made without connecting (nothing listens on port 9), and never names the password.
 const postgres = new PostgresSessionStore({ connectionString: 'postgres://agent:secret@127.0.0.1:9/agents' });
 assert.equal(postgres.where, 'postgres://agent@127.0.0.1:9/agents (schema public)');
 await postgres.close();
+
+// The studio serves its page from the package (built into dist/page/), on 127.0.0.1, only to the token's holder.
+const studio = await startStudio({ store: new MemorySessionStore() });
+assert.match(studio.url, /^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+assert.equal((await fetch(`${studio.origin}/`)).status, 401);
+const signIn = await fetch(studio.url, { redirect: 'manual' });
+assert.equal(signIn.status, 303);
+const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+const page = await fetch(`${studio.origin}/app.js`, { headers: { cookie } });
+assert.equal(page.status, 200);
+assert.ok((await page.text()).length > 10_000, 'the studio page bundle is in the package');
+await studio.close();
 
 // Importing the ACP server registers nothing and starts nothing: it serves only when called.
 assert.equal(typeof serveAcp, 'function');
