@@ -14,13 +14,14 @@ import type {
   FrameworkResult,
   InflightResult,
   PostgresStoreResult,
+  RecordReplayResult,
   StreamParsingResult,
 } from './results.js';
 import { measureAcpTransport } from './workloads/acp-transport.js';
 import { measureSkills } from './workloads/skills.js';
 
 // `pnpm bench`: runs every workload, prints the tables and writes them into README.md.
-// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 11, default all), --budget ms
+// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 13, default all), --budget ms
 // (per cell, default 1000), --passes n (passes of workloads 1 and 2 for agent-core and the bare
 // loop, default 3), --node path (the node binary the contenders run on, e.g. another release),
 // --save-as name (also keep the results as results/<name>.json, e.g. `before`), --skip-import, --skip-stream.
@@ -175,6 +176,14 @@ function skills() {
   return measureSkills({ sharedSkills: join(shared, 'fixtures', 'skills') });
 }
 
+/** Workload 12: recording per step and replaying a 1,000-step session, in a process of its own. */
+async function recordReplay(): Promise<RecordReplayResult> {
+  process.stderr.write('workload 12 (record and replay)\n');
+  const out = join(tmpdir(), `agent-core-bench-${process.pid}-record-replay.json`);
+  await runNode([join(dist, 'record-replay.js'), out], { node: contenderNode });
+  return JSON.parse(readFileSync(out, 'utf8')) as RecordReplayResult;
+}
+
 function cpuName(): string {
   return cpus()[0]?.model.trim() ?? 'unknown CPU';
 }
@@ -217,6 +226,7 @@ const results: BenchResults = {
   ...(stores === undefined ? {} : { stores }),
   ...(runs('10') ? { inflight: await inflight() } : {}),
   ...(runs('11') ? { skills: await skills() } : {}),
+  ...(runs('12') ? { recordReplay: await recordReplay() } : {}),
   pending:
     reactPending === undefined
       ? []
@@ -263,6 +273,6 @@ if (!partial && existsSync(readmePath)) {
     process.stderr.write('README.md updated\n');
   }
 }
-// Workload 11, the studio (its own process, its own servers; it writes its section of README.md itself).
-if (runs('11')) process.stdout.write(await runNode([join(dist, 'studio.js')]));
+// Workload 13, the studio (its own process, its own servers; it writes its section of README.md itself).
+if (runs('13')) process.stdout.write(await runNode([join(dist, 'studio.js')]));
 process.stderr.write(`done in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
