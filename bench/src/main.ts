@@ -14,12 +14,14 @@ import type {
   FrameworkResult,
   InflightResult,
   PostgresStoreResult,
+  RecordReplayResult,
   StreamParsingResult,
 } from './results.js';
 import { measureAcpTransport } from './workloads/acp-transport.js';
+import { measureSkills } from './workloads/skills.js';
 
 // `pnpm bench`: runs every workload, prints the tables and writes them into README.md.
-// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 10, default all), --budget ms
+// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 13, default all), --budget ms
 // (per cell, default 1000), --passes n (passes of workloads 1 and 2 for agent-core and the bare
 // loop, default 3), --node path (the node binary the contenders run on, e.g. another release),
 // --save-as name (also keep the results as results/<name>.json, e.g. `before`), --skip-import, --skip-stream.
@@ -167,6 +169,21 @@ async function inflight(): Promise<InflightResult[]> {
   return out;
 }
 
+/** Workload 11: skills at start-up, and the prompt tokens progressive disclosure saves. */
+function skills() {
+  process.stderr.write('workload 11 (skills)\n');
+  const shared = process.env.AGENT_CORE_SHARED_DIR ?? join(root, '..', '..', 'shared');
+  return measureSkills({ sharedSkills: join(shared, 'fixtures', 'skills') });
+}
+
+/** Workload 12: recording per step and replaying a 1,000-step session, in a process of its own. */
+async function recordReplay(): Promise<RecordReplayResult> {
+  process.stderr.write('workload 12 (record and replay)\n');
+  const out = join(tmpdir(), `agent-core-bench-${process.pid}-record-replay.json`);
+  await runNode([join(dist, 'record-replay.js'), out], { node: contenderNode });
+  return JSON.parse(readFileSync(out, 'utf8')) as RecordReplayResult;
+}
+
 function cpuName(): string {
   return cpus()[0]?.model.trim() ?? 'unknown CPU';
 }
@@ -208,6 +225,8 @@ const results: BenchResults = {
   ...(runs('8') ? { acpTransport: await acpTransport() } : {}),
   ...(stores === undefined ? {} : { stores }),
   ...(runs('10') ? { inflight: await inflight() } : {}),
+  ...(runs('11') ? { skills: await skills() } : {}),
+  ...(runs('12') ? { recordReplay: await recordReplay() } : {}),
   pending:
     reactPending === undefined
       ? []
@@ -254,4 +273,6 @@ if (!partial && existsSync(readmePath)) {
     process.stderr.write('README.md updated\n');
   }
 }
+// Workload 13, the studio (its own process, its own servers; it writes its section of README.md itself).
+if (runs('13')) process.stdout.write(await runNode([join(dist, 'studio.js')]));
 process.stderr.write(`done in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);

@@ -1,3 +1,5 @@
+import { renderSkills } from './skills-report.js';
+import { renderRecordReplay, recordReplayTargets } from './report-record-replay.js';
 import { renderStores, storeTargets } from './report-stores.js';
 import type { BenchResults, FrameworkResult } from './results.js';
 import type { PerStepCell } from './workloads/per-step.js';
@@ -357,11 +359,9 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
   parts.push(
     table(
       ['target', 'measured', 'met'],
-      [...targets(results, round1), ...storeTargets(results)].map((entry) => [
-        entry.target,
-        entry.measured,
-        entry.pass ? 'yes' : '**no**',
-      ]),
+      [...targets(results, round1), ...storeTargets(results), ...recordReplayTargets(results)].map(
+        (entry) => [entry.target, entry.measured, entry.pass ? 'yes' : '**no**'],
+      ),
     ),
   );
   const features = featureTable(frameworks);
@@ -535,6 +535,8 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
     );
   }
 
+  if (results.skills !== undefined) parts.push(renderSkills(results.skills));
+
   const inflight = results.inflight ?? [];
   if (inflight.length > 0) {
     parts.push(
@@ -611,6 +613,7 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
     );
   }
   parts.push(...renderStores(results));
+  parts.push(...renderRecordReplay(results));
 
   if (before !== undefined) parts.push(renderBeforeAfter(before, results));
   parts.push(

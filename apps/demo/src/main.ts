@@ -5,6 +5,7 @@ import { allowEverything, inlineApprover } from './approvals/inline-approver.js'
 import { approveCommand } from './commands/approve-command.js';
 import { approvalsCommand } from './commands/approvals-command.js';
 import { chatCommand } from './commands/chat-command.js';
+import { defaultStudioPort } from './commands/studio-port.js';
 import { configInit, configShow, configValidate } from './commands/config-commands.js';
 import { readPrompt } from './commands/read-prompt.js';
 import type { RunIo } from './commands/run-io.js';
@@ -47,6 +48,13 @@ async function run(args: CliArguments, config: CliConfig): Promise<number> {
   const runLogger = level === undefined ? undefined : maskingLogger(stderrLogger(level), config.secrets);
   const storeLogger = runLogger ?? maskingLogger(stderrLogger('warn'), config.secrets);
   if (args.command === 'config-show') return configShow(config, out);
+  if (args.command === 'skills-list' || args.command === 'skills-validate') {
+    const { listSkills, validateSkillFolders } = await import('./commands/skills-commands.js');
+    const style = styleFor(out, process.env);
+    return args.command === 'skills-list'
+      ? listSkills(config, config.cwd, out, style)
+      : validateSkillFolders(config, config.cwd, args.target, out, style);
+  }
   // A prompt that is missing or too large is refused before anything is opened.
   const prompt = args.command === 'chat' ? await readPrompt(args) : '';
   // stdout carries only the protocol: the server logs to stderr, at warn unless a level is set.
@@ -92,6 +100,13 @@ async function runCommand(
       return repairSession(store, args.target as string, out);
     case 'approvals':
       return approvalsCommand(store.store, out, style, Date.now(), args.json);
+    case 'studio':
+      return (await import('./commands/studio-command.js')).studioCommand(
+        config,
+        store,
+        { port: args.port ?? defaultStudioPort, host: args.host, open: args.open },
+        loggers,
+      );
   }
   const rich = !args.json && isRich(out, process.env);
   const renderer = args.json
@@ -117,6 +132,20 @@ async function runCommand(
   });
   let conversation: Conversation | undefined;
   try {
+    if (args.command === 'replay') {
+      const { replayCommand } = await import('./commands/replay-command.js');
+      return await replayCommand(
+        {
+          id: args.target as string,
+          update: args.update,
+          tools: args.recordedTools ? 'recorded' : 'real',
+          json: args.json,
+        },
+        store,
+        settings,
+        { out, errors: process.stderr, style, errorStyle: styleFor(process.stderr, process.env) },
+      );
+    }
     const missing = missingKey(config, settings.provider.name);
     if (missing !== undefined)
       throw new ConfigError(

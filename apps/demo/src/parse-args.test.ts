@@ -24,6 +24,29 @@ describe('parseCliArguments', () => {
       command: 'config-init',
       project: true,
     });
+    expect(parseCliArguments(['replay', 'abc', '--tools=recorded', '--update', '--json'])).toMatchObject({
+      command: 'replay',
+      target: 'abc',
+      recordedTools: true,
+      update: true,
+      json: true,
+      flags: {},
+    });
+    // Any other --tools names the packs today's agent gets, as for chat.
+    expect(parseCliArguments(['replay', 'abc', '--tools', 'fs'])).toMatchObject({
+      recordedTools: false,
+      flags: { tools: ['fs'] },
+    });
+    expect(
+      parseCliArguments(['studio', '--port', '0', '--open', '--store', 'postgres://db/agents']),
+    ).toMatchObject({
+      command: 'studio',
+      port: 0,
+      open: true,
+      host: undefined,
+      flags: { store: 'postgres://db/agents' },
+    });
+    expect(parseCliArguments(['studio', '--host', '0.0.0.0']).host).toBe('0.0.0.0');
     expect(parseCliArguments(['--data-dir', '/d', '--context-window', '8000']).flags).toEqual({
       dataDir: '/d',
       contextWindow: 8000,
@@ -40,12 +63,19 @@ describe('parseCliArguments', () => {
       [['sessions', 'list', '--limit', '0'], /--limit takes a positive number/],
       [
         ['--json'],
-        /--json prints JSON for one command: chat, run, approve, approvals, sessions list and sessions show/,
+        /--json prints JSON: chat, run, approve, replay, approvals, sessions list and sessions show/,
       ],
       [['chat', '--limit', '3', 'hi'], /chat does not take --limit; it takes --provider, /],
       [['sessions', 'rm', 'x', '--yes'], /sessions rm does not take --yes; it takes --store, --data-dir/],
       [['config', 'validate', '--force'], /config validate does not take --force; it takes no options/],
       [['approve', 'x', '--reason', 'no'], /--reason goes with --deny/],
+      [['studio', '--port', '70000'], /--port takes a port number from 0/],
+      [['studio', 'extra'], /studio takes no arguments/],
+      [['chat', '--port', '1', 'hi'], /chat does not take --port/],
+      [['studio', '--no-session'], /studio does not take --no-session/],
+      [['replay'], /replay needs a session id: agent-core replay SESSION/],
+      [['replay', 'a', 'b'], /Too many arguments for 'replay': b/],
+      [['chat', '--update', 'hi'], /chat does not take --update/],
     ];
     for (const [argv, message] of cases) {
       let thrown: unknown;

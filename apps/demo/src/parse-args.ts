@@ -13,9 +13,13 @@ export type Command =
   | 'config-init'
   | 'config-show'
   | 'config-validate'
+  | 'skills-list'
+  | 'skills-validate'
   | 'approvals'
   | 'approve'
   | 'acp'
+  | 'replay'
+  | 'studio'
   | 'help'
   | 'version';
 
@@ -44,7 +48,7 @@ export interface CliArguments {
   hideThinking: boolean;
   /** Print stack traces of unexpected errors. */
   debug: boolean;
-  /** `sessions show|rm|repair ID`, `approve ID`. */
+  /** `sessions show|rm|repair ID`, `approve ID`, `skills validate [DIR]`. */
   target: string | undefined;
   /** `approve SESSION CALL...`: the calls to decide (all waiting calls when empty). */
   calls: string[];
@@ -55,6 +59,14 @@ export interface CliArguments {
   project: boolean;
   /** `sessions list --limit N` (default 50), `--all`. */
   limit: number | undefined;
+  /** `replay --update`: re-record the session's prompts from the live model into a new session. */
+  update: boolean;
+  /** `replay --tools=recorded`: every tool call answered from the stored session, none run. */
+  recordedTools: boolean;
+  /** `studio --port N` (0: a free port), `--host ADDRESS`, `--open`. */
+  port: number | undefined;
+  host: string | undefined;
+  open: boolean;
 }
 
 /**
@@ -75,6 +87,7 @@ export class UsageError extends Error {
 const subcommands: Record<string, readonly string[]> = {
   sessions: ['list', 'show', 'rm', 'repair'],
   config: ['init', 'show', 'validate'],
+  skills: ['list', 'validate'],
 };
 
 /** Parses `argv` (without node and the script). */
@@ -101,6 +114,20 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       throw new UsageError(
         `acp takes no arguments; got ${rest.join(' ')}. Its settings come from the options and the config.`,
       );
+  } else if (first === 'replay') {
+    command = 'replay';
+    target = rest[0];
+    if (target === undefined)
+      throw new UsageError(
+        'replay needs a session id: agent-core replay SESSION [--tools=recorded] [--update] [--json]',
+      );
+    if (rest.length > 1) throw new UsageError(`Too many arguments for 'replay': ${rest.slice(1).join(' ')}`);
+  } else if (first === 'studio') {
+    command = 'studio';
+    if (rest.length > 0)
+      throw new UsageError(
+        `studio takes no arguments; got ${rest.join(' ')}. Use --port, --host, --open and --store.`,
+      );
   } else if (first === 'approve') {
     command = 'approve';
     [target, ...calls] = rest;
@@ -108,8 +135,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       throw new UsageError(
         'approve needs a session id: agent-core approve SESSION [CALL...] [--deny] [--reason TEXT]',
       );
-  } else if (first === 'sessions' || first === 'config') {
-    const sub = rest[0] ?? (first === 'sessions' ? 'list' : undefined);
+  } else if (first === 'sessions' || first === 'config' || first === 'skills') {
+    const sub = rest[0] ?? (first === 'config' ? undefined : 'list');
     if (sub === undefined || !subcommands[first]?.includes(sub))
       throw new UsageError(
         `Unknown ${first} command '${rest.join(' ')}'. Use: agent-core ${first} ${subcommands[first]?.join(' | ')}`,
@@ -119,13 +146,14 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     const needsId = command === 'sessions-show' || command === 'sessions-rm' || command === 'sessions-repair';
     if (needsId && target === undefined)
       throw new UsageError(`${first} ${sub} needs a session id: agent-core ${first} ${sub} ID`);
-    if (rest.length > (needsId ? 2 : 1))
+    const takesTarget = needsId || command === 'skills-validate';
+    if (rest.length > (takesTarget ? 2 : 1))
       throw new UsageError(
-        `Too many arguments for '${first} ${sub}': ${rest.slice(needsId ? 2 : 1).join(' ')}`,
+        `Too many arguments for '${first} ${sub}': ${rest.slice(takesTarget ? 2 : 1).join(' ')}`,
       );
   } else {
     throw new UsageError(
-      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, config, acp; no command opens the REPL. Run 'agent-core --help'.`,
+      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, replay, skills, config, acp, studio; no command opens the REPL. Run 'agent-core --help'.`,
     );
   }
   // `chat -` reads the prompt from stdin; `chat` alone does when stdin is not a terminal (see readPrompt).
@@ -135,6 +163,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     throw new UsageError("--session needs a session id, or 'new' to start a session.");
   const problem = optionProblem(command, first, Object.keys(values));
   if (problem !== undefined) throw new UsageError(problem);
+  // `replay --tools=recorded` answers every call from the stored session; any other --tools names packs.
+  const recordedTools = command === 'replay' && values.tools === 'recorded';
   const chosen = [
     values.session !== undefined,
     values.continue === true,
@@ -145,7 +175,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     command,
     prompt,
     promptFromStdin,
-    flags: flagsOf(values),
+    flags: flagsOf(recordedTools ? { ...values, tools: undefined } : values),
     yes: values.yes === true,
     noInput: values['no-input'] === true,
     json: values.json === true,
@@ -163,6 +193,11 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     force: values.force === true,
     project: values.project === true,
     limit: values.all === true ? Number.POSITIVE_INFINITY : limitOf(values.limit),
+    update: values.update === true,
+    recordedTools,
+    port: portOf(values.port),
+    host: hostOf(values.host),
+    open: values.open === true,
   };
 }
 
@@ -193,10 +228,27 @@ function flagsOf(values: ReturnType<typeof parse>['values']): ConfigFlags {
     ['store', values.store],
     ['dataDir', values['data-dir']],
     ['logLevel', logLevel],
+    ['noSkills', values['no-skills'] === true ? true : undefined],
   ];
   for (const [key, value] of entries)
     if (value !== undefined) (flags as Record<string, unknown>)[key] = value;
   return flags;
+}
+
+function portOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) > 65_535)
+    throw new UsageError(`--port takes a port number from 0 (any free one) to 65535; got '${text}'.`);
+  return Number(text);
+}
+
+function hostOf(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (text === '' || /[\s/]/.test(text))
+    throw new UsageError(
+      `--host takes an address to listen on, such as 127.0.0.1 or 0.0.0.0; got '${text}'.`,
+    );
+  return text;
 }
 
 function limitOf(text: string | undefined): number | undefined {
@@ -241,6 +293,7 @@ function parse(argv: readonly string[]) {
       'log-level': { type: 'string' },
       trace: { type: 'boolean' },
       'no-compact': { type: 'boolean' },
+      'no-skills': { type: 'boolean' },
       'hide-thinking': { type: 'boolean' },
       debug: { type: 'boolean' },
       deny: { type: 'boolean' },
@@ -249,6 +302,10 @@ function parse(argv: readonly string[]) {
       project: { type: 'boolean' },
       limit: { type: 'string' },
       all: { type: 'boolean' },
+      update: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      open: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },

@@ -26,6 +26,8 @@ export interface ConfigFlags {
   /** `--data-dir`: the store is then `<dir>/sessions`. */
   dataDir?: string;
   logLevel?: LogLevel;
+  /** `--no-skills`: sessions get no Agent Skills. */
+  noSkills?: boolean;
 }
 
 /** Where the configuration is read from. */
@@ -172,6 +174,7 @@ function flagLayer(flags: ConfigFlags): ConfigLayer {
     flags.store === undefined ? '--data-dir' : '--store',
   );
   set('log_level', flags.logLevel, '--log-level');
+  if (flags.noSkills === true) set('skills', { enabled: false }, '--no-skills');
   if (flags.mcp !== undefined && flags.mcp.length > 0) {
     config.mcp_servers = Object.fromEntries(
       flags.mcp.map((line, index) => {
