@@ -111,6 +111,8 @@ describe('agent-core for daily use', { timeout: 60_000 }, () => {
     expect(approved.stdout).toContain('✓ shell {"command":"echo ran"}');
     const resumed = await runCli(['chat', '--session', id.slice(0, 6), 'how many messages'], { home });
     expect(resumed.stderr).toContain(`session ${id} opened`);
+    const replayed = await runCli(['replay', id.slice(0, 6), '--tools=recorded'], { home });
+    expect(replayed.code).toBe(0);
 
     for (const command of ['show', 'rm', 'repair']) {
       const unknown = await runCli(['sessions', command, 'does-not-exist'], { home });

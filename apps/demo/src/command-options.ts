@@ -12,6 +12,7 @@ const configOptions = [
   'policy',
   'context-window',
   'log-level',
+  'no-skills',
 ] as const;
 const storeOptions = ['store', 'data-dir'] as const;
 const runOptions = [
@@ -36,6 +37,10 @@ const optionsOf: Partial<Record<Command, readonly string[]>> = {
   'config-show': [...configOptions, ...storeOptions],
   'config-validate': [],
   acp: [...configOptions, ...storeOptions, 'no-compact'],
+  replay: [...runOptions, 'json', 'update'],
+  studio: [...configOptions, ...storeOptions, 'port', 'host', 'open'],
+  'skills-list': configOptions,
+  'skills-validate': configOptions,
 };
 
 /** What is wrong with the options given to a command (one it does not take, naming the ones it does), or undefined. */
@@ -55,7 +60,7 @@ export function optionProblem(
   for (const option of given) {
     if (option === 'debug' || option === 'help' || option === 'version' || allowed.includes(option)) continue;
     if (option === 'json')
-      return `--json prints JSON for one command: chat, run, approve, approvals, sessions list and sessions show take it; ${name} does not.`;
+      return `--json prints JSON: chat, run, approve, replay, approvals, sessions list and sessions show take it; ${name} does not.`;
     const takes = allowed.length === 0 ? 'no options' : allowed.map((known) => `--${known}`).join(', ');
     return `${name} does not take --${option}; it takes ${takes}.`;
   }

@@ -20,6 +20,7 @@ import type { CliArguments } from './parse-args.js';
 import { InputHistory } from './repl/input-history.js';
 import { Terminal } from './repl/terminal.js';
 import { Conversation, type SessionChoice } from './sessions/conversation.js';
+import { findSession } from './sessions/find-session.js';
 import { type OpenedStore, openStore } from './sessions/open-store.js';
 
 /**
@@ -136,7 +137,7 @@ async function runCommand(
       const { replayCommand } = await import('./commands/replay-command.js');
       return await replayCommand(
         {
-          id: args.target as string,
+          id: (await findSession(store, args.target as string, { summary: false })).id,
           update: args.update,
           tools: args.recordedTools ? 'recorded' : 'real',
           json: args.json,
