@@ -1,0 +1,138 @@
+import { outcomeChannel } from './outcome-listener.js';
+import type { RunInput } from './run-input.js';
+import type { OperationEnd, OperationState } from './run-outcome.js';
+import type { WorkersDatabase } from './workers-database.js';
+
+/** An operation as a worker reads it. */
+export interface OperationRow {
+  operationId: string;
+  position: string;
+  sessionId: string;
+  input: RunInput;
+  state: OperationState;
+  attempts: number;
+  holder: string | null;
+  runFromSeq: number | null;
+}
+
+/** A worker's claim on an operation: the attempt it counts as, which fences what it records. */
+export interface Attempt {
+  operationId: string;
+  number: number;
+  holder: string;
+  runFromSeq: number | null;
+}
+
+/**
+ * The statements a worker runs on `agent_core_operations`. Every write after
+ * the claim is fenced by the attempt: a worker whose operation another one
+ * took over meanwhile writes nothing (`false`).
+ */
+export class OperationRows {
+  readonly #database: WorkersDatabase;
+
+  constructor(database: WorkersDatabase) {
+    this.#database = database;
+  }
+
+  async load(operationId: string): Promise<OperationRow | undefined> {
+    const rows = await this.#database.query(
+      `SELECT operation_id, position, session_id, input, state, attempts, holder, run_from_seq
+       FROM ${this.#database.quoted}.agent_core_operations WHERE operation_id = $1`,
+      [operationId],
+    );
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    return {
+      operationId: row.operation_id as string,
+      position: String(row.position),
+      sessionId: row.session_id as string,
+      input: row.input as RunInput,
+      state: row.state as OperationState,
+      attempts: row.attempts as number,
+      holder: (row.holder as string | null) ?? null,
+      runFromSeq: row.run_from_seq === null ? null : Number(row.run_from_seq),
+    };
+  }
+
+  /**
+   * Whether an operation of the same session enqueued before this one is not
+   * done yet: operations of a session run in the order they were enqueued. A
+   * resume is not held back by follow-ups, which wait for its decisions.
+   */
+  async earlierOpen(operation: OperationRow): Promise<boolean> {
+    const rows = await this.#database.query(
+      `SELECT 1 FROM ${this.#database.quoted}.agent_core_operations
+       WHERE session_id = $1 AND position < $2 AND state IN ('queued', 'running')
+       AND NOT ($3 AND kind = 'follow_up') LIMIT 1`,
+      [operation.sessionId, operation.position, operation.input.type === 'resume'],
+    );
+    return rows.length > 0;
+  }
+
+  /** Counts a new attempt with this worker as its holder; undefined if the operation settled meanwhile. */
+  async claim(operationId: string, holder: string): Promise<Attempt | undefined> {
+    const rows = await this.#database.query(
+      `UPDATE ${this.#database.quoted}.agent_core_operations
+       SET state = 'running', attempts = attempts + 1, holder = $2, started_at = coalesce(started_at, now())
+       WHERE operation_id = $1 AND state IN ('queued', 'running')
+       RETURNING attempts, run_from_seq`,
+      [operationId, holder],
+    );
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    return {
+      operationId,
+      number: row.attempts as number,
+      holder,
+      runFromSeq: row.run_from_seq === null ? null : Number(row.run_from_seq),
+    };
+  }
+
+  /** Records where the operation's run starts in the session's log, before it writes there. */
+  startsAt(attempt: Attempt, seq: number): Promise<boolean> {
+    return this.#fenced(attempt, 'run_from_seq = $3', [seq]);
+  }
+
+  /** Hands the operation back to the queue (a stopping worker, a refused claim): another attempt goes on with it. */
+  release(attempt: Attempt): Promise<boolean> {
+    return this.#fenced(attempt, `state = 'queued', holder = NULL`, []);
+  }
+
+  /** Records how the operation ended and notifies those waiting for it. */
+  finish(attempt: Attempt, end: OperationEnd): Promise<boolean> {
+    return this.#fenced(
+      attempt,
+      `state = $3, outcome = $4::json, finished_at = now(), holder = NULL`,
+      [end.state, JSON.stringify(end)],
+      true,
+    );
+  }
+
+  /** Settles an operation no attempt holds (it cannot run at all); false if it settled meanwhile. */
+  async fail(operationId: string, error: { code: string; message: string }): Promise<boolean> {
+    const end: OperationEnd = { state: 'failed', error };
+    const rows = await this.#database.query(
+      `WITH done AS (
+         UPDATE ${this.#database.quoted}.agent_core_operations
+         SET state = 'failed', outcome = $2::json, finished_at = now(), holder = NULL
+         WHERE operation_id = $1 AND state IN ('queued', 'running') RETURNING operation_id)
+       SELECT pg_notify($3, operation_id) FROM done`,
+      [operationId, JSON.stringify(end), outcomeChannel(this.#database.schema)],
+    );
+    return rows.length > 0;
+  }
+
+  async #fenced(attempt: Attempt, set: string, values: unknown[], notify = false): Promise<boolean> {
+    const update = `UPDATE ${this.#database.quoted}.agent_core_operations SET ${set}
+      WHERE operation_id = $1 AND attempts = $2 AND holder = $${values.length + 3} AND state = 'running'
+      RETURNING operation_id`;
+    const parameters = [attempt.operationId, attempt.number, ...values, attempt.holder];
+    const text = notify
+      ? `WITH done AS (${update}) SELECT pg_notify($${values.length + 4}, operation_id) FROM done`
+      : update;
+    if (notify) parameters.push(outcomeChannel(this.#database.schema));
+    const rows = await this.#database.query(text, parameters);
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from '@agent-core/core';
+import type { PoolClient } from 'pg';
+import type { WorkersDatabase } from './workers-database.js';
+
+/** A run's place under its provider's limit; `release` gives it back. */
+export interface ProviderSlot {
+  readonly key: string;
+  release(): Promise<void>;
+}
+
+/**
+ * Limits runs per provider key across every worker that shares the database:
+ * a key with limit N has N slots, each a PostgreSQL advisory lock that one
+ * run holds while it runs. The locks are held on one connection of the
+ * worker's own, so the server frees them when the worker dies (its
+ * connection drops) and no table needs cleaning. Should that connection drop
+ * while the worker lives, its runs go on and their slots count as free for
+ * others until they end: a limit may then be passed for a while, never a run lost.
+ */
+export class ProviderSlots {
+  readonly #database: WorkersDatabase;
+  readonly #logger: Logger;
+  #client: Promise<PoolClient> | undefined;
+  /** Serialises the statements on the one connection. */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(database: WorkersDatabase, logger: Logger) {
+    this.#database = database;
+    this.#logger = logger;
+  }
+
+  /** A free slot of `key` (of `limit`), or undefined when all are held. */
+  async tryAcquire(key: string, limit: number): Promise<ProviderSlot | undefined> {
+    const first = Math.floor(Math.random() * limit);
+    for (let index = 0; index < limit; index++) {
+      const slot = (first + index) % limit;
+      const lock = this.#lockKey(key, slot);
+      const rows = await this.#run('SELECT pg_try_advisory_lock($1::bigint) AS taken', [lock]);
+      if (rows[0]?.taken === true) {
+        let released = false;
+        return {
+          key,
+          release: async () => {
+            if (released) return;
+            released = true;
+            await this.#run('SELECT pg_advisory_unlock($1::bigint)', [lock]).catch((error: unknown) => {
+              this.#logger.debug('a provider slot could not be given back; it is freed with its connection', {
+                error: error instanceof Error ? error.message : String(error),
+              });
+            });
+          },
+        };
+      }
+    }
+    return undefined;
+  }
+
+  /** A 64-bit lock key of the slot, within this schema's namespace. */
+  #lockKey(key: string, slot: number): string {
+    const digest = createHash('sha256')
+      .update(`agent_core_workers:${this.#database.schema}:${key}:${slot}`)
+      .digest();
+    return digest.readBigInt64BE(0).toString();
+  }
+
+  #run(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+    const next = this.#queue.then(async () => {
+      const client = await this.#connection();
+      try {
+        return (await client.query(text, values)).rows as Record<string, unknown>[];
+      } catch (error) {
+        throw this.#database.failure(error, 'refused a provider slot');
+      }
+    });
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  #connection(): Promise<PoolClient> {
+    this.#client ??= this.#database.connect().then((client) => {
+      client.on('error', (error) => {
+        this.#logger.warn(
+          'the connection holding provider slots dropped: the runs going on keep running, and their slots count as free until they end',
+          { error: error.message },
+        );
+        this.#client = undefined;
+        client.release(error);
+      });
+      return client;
+    });
+    this.#client.catch(() => {
+      this.#client = undefined;
+    });
+    return this.#client;
+  }
+
+  /** Gives the connection back, and with it every slot still held. */
+  async close(): Promise<void> {
+    const client = await this.#client?.catch(() => undefined);
+    this.#client = undefined;
+    if (client === undefined) return;
+    await client.query('SELECT pg_advisory_unlock_all()').catch(() => {});
+    client.release();
+  }
+}
