@@ -22,6 +22,8 @@ export class ProviderSlots {
   readonly #database: WorkersDatabase;
   readonly #logger: Logger;
   #client: Promise<PoolClient> | undefined;
+  /** Locks this worker holds: a session-level advisory lock is granted again to the connection holding it, so those are skipped here. */
+  readonly #held = new Set<string>();
   /** Serialises the statements on the one connection. */
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -36,24 +38,35 @@ export class ProviderSlots {
     for (let index = 0; index < limit; index++) {
       const slot = (first + index) % limit;
       const lock = this.#lockKey(key, slot);
-      const rows = await this.#run('SELECT pg_try_advisory_lock($1::bigint) AS taken', [lock]);
-      if (rows[0]?.taken === true) {
-        let released = false;
-        return {
-          key,
-          release: async () => {
-            if (released) return;
-            released = true;
-            await this.#run('SELECT pg_advisory_unlock($1::bigint)', [lock]).catch((error: unknown) => {
-              this.#logger.debug('a provider slot could not be given back; it is freed with its connection', {
-                error: error instanceof Error ? error.message : String(error),
-              });
-            });
-          },
-        };
+      if (this.#held.has(lock)) continue;
+      this.#held.add(lock);
+      let taken = false;
+      try {
+        taken =
+          (await this.#run('SELECT pg_try_advisory_lock($1::bigint) AS taken', [lock]))[0]?.taken === true;
+      } finally {
+        if (!taken) this.#held.delete(lock);
       }
+      if (taken) return this.#slot(key, lock);
     }
     return undefined;
+  }
+
+  #slot(key: string, lock: string): ProviderSlot {
+    let released = false;
+    return {
+      key,
+      release: async () => {
+        if (released) return;
+        released = true;
+        this.#held.delete(lock);
+        await this.#run('SELECT pg_advisory_unlock($1::bigint)', [lock]).catch((error: unknown) => {
+          this.#logger.debug('a provider slot could not be given back; it is freed with its connection', {
+            error: error instanceof Error ? error.message : String(error),
+          });
+        });
+      },
+    };
   }
 
   /** A 64-bit lock key of the slot, within this schema's namespace. */

@@ -104,7 +104,10 @@ export class OperationRunner {
     if (operation.state === 'finished' || operation.state === 'failed') return { kind: 'done' };
     if (this.#options.isStopping()) return defer(0, 'the worker is stopping');
     if (await this.#rows.earlierOpen(operation))
-      return defer(backoff(deferrals, 100), 'an operation enqueued before it for the session is not done');
+      return defer(
+        backoff(deferrals, 100, 1_000),
+        'an operation enqueued before it for the session is not done',
+      );
     let session: Session;
     let agentOptions: SessionAgentOptions;
     try {
@@ -116,7 +119,7 @@ export class OperationRunner {
     let slot: ProviderSlot | undefined;
     try {
       if (session.status === 'running')
-        return defer(backoff(deferrals, 100), 'another process is running the session');
+        return defer(backoff(deferrals, 100, 1_000), 'another process is running the session');
       if (operation.input.type === 'follow_up' && session.status === 'await_user')
         return defer(backoff(deferrals, 500, 5_000), 'a follow-up waits for the session’s pending decisions');
       const limit = this.#options.providerLimit?.(agentOptions, {
@@ -126,7 +129,7 @@ export class OperationRunner {
       if (limit !== undefined) {
         slot = await this.#options.slots.tryAcquire(limit.key, limit.limit);
         if (slot === undefined)
-          return defer(backoff(deferrals, 100), `provider '${limit.key}' is at its limit`);
+          return defer(backoff(deferrals, 50, 500), `provider '${limit.key}' is at its limit`);
       }
       const attempt = await this.#rows.claim(operation.operationId, this.#options.holder());
       if (attempt === undefined) return { kind: 'done' };
@@ -213,7 +216,7 @@ export class OperationRunner {
     const failure = toAgentError(error);
     if (failure.code === 'session_busy' || failure.code === 'session_conflict') {
       if (!(await this.#rows.release(attempt))) throw new SupersededError(attempt.operationId);
-      return defer(backoff(deferrals, 100), 'another process took the session first');
+      return defer(backoff(deferrals, 100, 1_000), 'another process took the session first');
     }
     await this.#finish(attempt, { state: 'failed', error: { code: failure.code, message: failure.message } });
     return { kind: 'done' };
@@ -287,7 +290,7 @@ function defer(delayMs: number, reason: string): JobDisposition {
 }
 
 /** A delay that doubles with each deferral of the job, from `base` up to `max`, with jitter so workers do not move in step. */
-function backoff(deferrals: number, base: number, max = 2_000): number {
+function backoff(deferrals: number, base: number, max: number): number {
   const delay = Math.min(max, base * 2 ** Math.min(deferrals, 10));
   return Math.round(delay * (0.75 + Math.random() * 0.5));
 }

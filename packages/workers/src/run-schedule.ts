@@ -100,7 +100,6 @@ export async function fireSchedule(
     return;
   }
   const sessionId = schedule.sessionId ?? `${schedule.name}-${tickTime.replace(/[^0-9]/g, '').slice(0, 14)}`;
-  await ensureSession(store, sessionId, { ...schedule.metadata, schedule: schedule.name });
   await database.transaction(async (client) => {
     // One tick at a time per schedule, so two ticks cannot both find no run open.
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
@@ -118,6 +117,8 @@ export async function fireSchedule(
       });
       return;
     }
+    // Made only for a tick that runs, so a skipped tick leaves no empty session behind.
+    await ensureSession(store, sessionId, { ...schedule.metadata, schedule: schedule.name });
     const { created } = await enqueueOperation(
       database,
       { operationId, sessionId, input: { type: 'prompt', prompt: schedule.prompt }, schedule: schedule.name },
