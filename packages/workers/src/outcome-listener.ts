@@ -25,6 +25,8 @@ export class OutcomeListener {
   readonly #logger: Logger;
   readonly #waiters = new Map<string, Set<() => void>>();
   #client: Promise<PoolClient | undefined> | undefined;
+  /** Takes the listening connection's own `error` listener off, before it is given back. */
+  #drop: () => void = () => {};
 
   constructor(database: WorkersDatabase, logger: Logger) {
     this.#database = database;
@@ -75,17 +77,15 @@ export class OutcomeListener {
     this.#client ??= (async () => {
       try {
         const client = await this.#database.connect();
-        const drop = (error?: Error) => {
-          if (error !== undefined)
-            this.#logger.debug(
-              'the run queue lost its listening connection; it reconnects on the next wait',
-              {
-                error: error.message,
-              },
-            );
+        const drop = (error: Error) => {
+          this.#logger.debug('the run queue lost its listening connection; it reconnects on the next wait', {
+            error: error.message,
+          });
+          client.removeListener('error', drop);
           this.#client = undefined;
-          client.release(error ?? true);
+          client.release(error);
         };
+        this.#drop = () => client.removeListener('error', drop);
         client.on('error', drop);
         client.on('notification', (message) => {
           const waiters = message.payload === undefined ? undefined : this.#waiters.get(message.payload);
@@ -113,6 +113,7 @@ export class OutcomeListener {
     this.#client = undefined;
     if (client === undefined) return;
     await client.query(`UNLISTEN *`).catch(() => {});
+    this.#drop();
     client.release();
   }
 }

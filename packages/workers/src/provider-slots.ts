@@ -24,6 +24,8 @@ export class ProviderSlots {
   #client: Promise<PoolClient> | undefined;
   /** Locks this worker holds: a session-level advisory lock is granted again to the connection holding it, so those are skipped here. */
   readonly #held = new Set<string>();
+  /** Takes the connection's own `error` listener off, before it is given back. */
+  #drop: () => void = () => {};
   /** Serialises the statements on the one connection. */
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -92,14 +94,17 @@ export class ProviderSlots {
 
   #connection(): Promise<PoolClient> {
     this.#client ??= this.#database.connect().then((client) => {
-      client.on('error', (error) => {
+      const dropped = (error: Error) => {
         this.#logger.warn(
           'the connection holding provider slots dropped: the runs going on keep running, and their slots count as free until they end',
           { error: error.message },
         );
+        client.removeListener('error', dropped);
         this.#client = undefined;
         client.release(error);
-      });
+      };
+      client.on('error', dropped);
+      this.#drop = () => client.removeListener('error', dropped);
       return client;
     });
     this.#client.catch(() => {
@@ -114,6 +119,7 @@ export class ProviderSlots {
     this.#client = undefined;
     if (client === undefined) return;
     await client.query('SELECT pg_advisory_unlock_all()').catch(() => {});
+    this.#drop();
     client.release();
   }
 }
