@@ -13,6 +13,12 @@ export interface OperationRow {
   attempts: number;
   holder: string | null;
   runFromSeq: number | null;
+  /**
+   * Whether an operation of the same session enqueued before this one is not
+   * done yet: operations of a session run in the order they were enqueued. A
+   * resume is not held back by follow-ups, which wait for its decisions.
+   */
+  earlierOpen: boolean;
 }
 
 /** A worker's claim on an operation: the attempt it counts as, which fences what it records. */
@@ -37,8 +43,12 @@ export class OperationRows {
 
   async load(operationId: string): Promise<OperationRow | undefined> {
     const rows = await this.#database.query(
-      `SELECT operation_id, position, session_id, input, state, attempts, holder, run_from_seq
-       FROM ${this.#database.quoted}.agent_core_operations WHERE operation_id = $1`,
+      `SELECT operation_id, position, session_id, input, state, attempts, holder, run_from_seq,
+         EXISTS (SELECT 1 FROM ${this.#database.quoted}.agent_core_operations earlier
+           WHERE earlier.session_id = operation.session_id AND earlier.position < operation.position
+           AND earlier.state IN ('queued', 'running')
+           AND NOT (operation.kind = 'resume' AND earlier.kind = 'follow_up')) AS earlier_open
+       FROM ${this.#database.quoted}.agent_core_operations operation WHERE operation_id = $1`,
       [operationId],
     );
     const row = rows[0];
@@ -52,32 +62,24 @@ export class OperationRows {
       attempts: row.attempts as number,
       holder: (row.holder as string | null) ?? null,
       runFromSeq: row.run_from_seq === null ? null : Number(row.run_from_seq),
+      earlierOpen: row.earlier_open === true,
     };
   }
 
   /**
-   * Whether an operation of the same session enqueued before this one is not
-   * done yet: operations of a session run in the order they were enqueued. A
-   * resume is not held back by follow-ups, which wait for its decisions.
+   * Counts a new attempt with this worker as its holder; undefined if the
+   * operation settled meanwhile. The first attempt also records `seq`, the
+   * session's last seq before its run, where the operation's run starts in
+   * the session's log: it is stored before the run writes there.
    */
-  async earlierOpen(operation: OperationRow): Promise<boolean> {
-    const rows = await this.#database.query(
-      `SELECT 1 FROM ${this.#database.quoted}.agent_core_operations
-       WHERE session_id = $1 AND position < $2 AND state IN ('queued', 'running')
-       AND NOT ($3 AND kind = 'follow_up') LIMIT 1`,
-      [operation.sessionId, operation.position, operation.input.type === 'resume'],
-    );
-    return rows.length > 0;
-  }
-
-  /** Counts a new attempt with this worker as its holder; undefined if the operation settled meanwhile. */
-  async claim(operationId: string, holder: string): Promise<Attempt | undefined> {
+  async claim(operationId: string, holder: string, seq: number): Promise<Attempt | undefined> {
     const rows = await this.#database.query(
       `UPDATE ${this.#database.quoted}.agent_core_operations
-       SET state = 'running', attempts = attempts + 1, holder = $2, started_at = coalesce(started_at, now())
+       SET state = 'running', attempts = attempts + 1, holder = $2, started_at = coalesce(started_at, now()),
+         run_from_seq = coalesce(run_from_seq, $3)
        WHERE operation_id = $1 AND state IN ('queued', 'running')
        RETURNING attempts, run_from_seq`,
-      [operationId, holder],
+      [operationId, holder, seq],
     );
     const row = rows[0];
     if (row === undefined) return undefined;
@@ -89,7 +91,7 @@ export class OperationRows {
     };
   }
 
-  /** Records where the operation's run starts in the session's log, before it writes there. */
+  /** Records anew where the operation's run starts, when an earlier attempt stopped before writing anything. */
   startsAt(attempt: Attempt, seq: number): Promise<boolean> {
     return this.#fenced(attempt, 'run_from_seq = $3', [seq]);
   }

@@ -103,7 +103,7 @@ export class OperationRunner {
       );
     if (operation.state === 'finished' || operation.state === 'failed') return { kind: 'done' };
     if (this.#options.isStopping()) return defer(0, 'the worker is stopping');
-    if (await this.#rows.earlierOpen(operation))
+    if (operation.earlierOpen)
       return defer(
         backoff(deferrals, 100, 1_000),
         'an operation enqueued before it for the session is not done',
@@ -131,7 +131,7 @@ export class OperationRunner {
         if (slot === undefined)
           return defer(backoff(deferrals, 50, 500), `provider '${limit.key}' is at its limit`);
       }
-      const attempt = await this.#rows.claim(operation.operationId, this.#options.holder());
+      const attempt = await this.#rows.claim(operation.operationId, this.#options.holder(), session.lastSeq);
       if (attempt === undefined) return { kind: 'done' };
       if (attempt.number > this.#options.maxAttempts) {
         await this.#finish(attempt, {
@@ -157,14 +157,15 @@ export class OperationRunner {
     deferrals: number,
   ): Promise<JobDisposition> {
     const { store } = this.#options;
-    const records =
-      attempt.runFromSeq === null ? [] : await store.read(session.id, { fromSeq: attempt.runFromSeq + 1 });
-    const plan = planOperation(attempt.runFromSeq, records);
+    // The session was just loaded, so its last seq covers the whole log: a run starting there has written nothing yet.
+    const fresh = attempt.runFromSeq === session.lastSeq;
+    const records = fresh ? [] : await store.read(session.id, { fromSeq: (attempt.runFromSeq ?? 0) + 1 });
+    const plan = fresh ? ({ kind: 'start' } as const) : planOperation(attempt.runFromSeq, records);
     if (plan.kind === 'ended') {
       await this.#finish(attempt, endOfPlan(plan, lastText(session.messages)));
       return { kind: 'done' };
     }
-    if (plan.kind === 'start' && !(await this.#rows.startsAt(attempt, session.lastSeq)))
+    if (plan.kind === 'start' && !fresh && !(await this.#rows.startsAt(attempt, session.lastSeq)))
       throw new SupersededError(operation.operationId);
     let run: AgentRun;
     try {
