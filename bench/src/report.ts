@@ -1,4 +1,5 @@
 import { renderStores, storeTargets } from './report-stores.js';
+import { renderWorkers, workerTargets } from './report-workers.js';
 import type { BenchResults, FrameworkResult } from './results.js';
 import type { PerStepCell } from './workloads/per-step.js';
 
@@ -357,7 +358,7 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
   parts.push(
     table(
       ['target', 'measured', 'met'],
-      [...targets(results, round1), ...storeTargets(results)].map((entry) => [
+      [...targets(results, round1), ...storeTargets(results), ...workerTargets(results)].map((entry) => [
         entry.target,
         entry.measured,
         entry.pass ? 'yes' : '**no**',
@@ -611,6 +612,7 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
     );
   }
   parts.push(...renderStores(results));
+  parts.push(...renderWorkers(results));
 
   if (before !== undefined) parts.push(renderBeforeAfter(before, results));
   parts.push(
