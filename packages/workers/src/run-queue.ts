@@ -45,6 +45,9 @@ export interface DecideOptions {
 
 const operationIdPattern = /^[\x21-\x7e]{1,200}$/;
 
+/** A worker's queue shares the worker's database: given under this key, never by users. */
+export const sharedDatabase = Symbol('agent-core.workers.database');
+
 /**
  * Enqueues runs for sessions from any process (a web handler, a CLI, a cron
  * job), for workers on any machine to take (see `RunWorker`), and reads their
@@ -57,25 +60,25 @@ const operationIdPattern = /^[\x21-\x7e]{1,200}$/;
  * const outcome = await queue.wait(requestId);
  */
 export class RunQueue {
-  /** @internal The queue's database, shared with a worker that made it. */
-  readonly database: WorkersDatabase;
+  readonly #database: WorkersDatabase;
   readonly #store: SessionStore;
   readonly #logger: Logger;
   #listener: OutcomeListener | undefined;
 
-  constructor(options: RunQueueOptions, database?: WorkersDatabase) {
+  constructor(options: RunQueueOptions) {
     if (typeof options?.store?.load !== 'function')
       throw new ConfigError(
         'RunQueue needs store: the SessionStore the workers run sessions from (a PostgresSessionStore, say).',
       );
-    this.database = database ?? new WorkersDatabase(options, 'RunQueue');
+    const shared = (options as { [sharedDatabase]?: WorkersDatabase })[sharedDatabase];
+    this.#database = shared ?? new WorkersDatabase(options, 'RunQueue');
     this.#store = options.store;
     this.#logger = options.logger ?? silentLogger;
   }
 
   /** The server and schema the queue uses, as messages name them (never the password). */
   get where(): string {
-    return this.database.where;
+    return this.#database.where;
   }
 
   /**
@@ -95,7 +98,7 @@ export class RunQueue {
     const checked = checkRunInput(input);
     // A run of a session that is not there would only fail later, in a worker: say so now.
     await this.#store.load(sessionId);
-    const { outcome, created } = await enqueueOperation(this.database, {
+    const { outcome, created } = await enqueueOperation(this.#database, {
       operationId,
       sessionId,
       input: checked,
@@ -106,8 +109,8 @@ export class RunQueue {
 
   /** The operation's outcome as it stands now, or undefined for an id never enqueued. */
   async outcome(operationId: string): Promise<RunOutcome | undefined> {
-    const rows = await this.database.query(
-      `SELECT ${outcomeColumns} FROM ${this.database.quoted}.agent_core_operations WHERE operation_id = $1`,
+    const rows = await this.#database.query(
+      `SELECT ${outcomeColumns} FROM ${this.#database.quoted}.agent_core_operations WHERE operation_id = $1`,
       [checkOperationId(operationId)],
     );
     const row = rows[0];
@@ -124,7 +127,7 @@ export class RunQueue {
    */
   async wait(operationId: string, options: WaitOptions = {}): Promise<RunOutcome> {
     const id = checkOperationId(operationId);
-    const listener = (this.#listener ??= new OutcomeListener(this.database, this.#logger));
+    const listener = (this.#listener ??= new OutcomeListener(this.#database, this.#logger));
     const deadline = options.timeoutMs === undefined ? undefined : performance.now() + options.timeoutMs;
     for (;;) {
       options.signal?.throwIfAborted();
@@ -163,7 +166,7 @@ export class RunQueue {
     const pause = await decisionsForPause(this.#store, sessionId, decisions);
     const operationId = checkOperationId(options.operationId ?? `decide:${sessionId}:${pause.seq}`);
     try {
-      const { outcome } = await enqueueOperation(this.database, {
+      const { outcome } = await enqueueOperation(this.#database, {
         operationId,
         sessionId,
         input: { type: 'resume', decisions: pause.decisions },
@@ -184,7 +187,7 @@ export class RunQueue {
   /** Stops listening and ends the pool if the queue opened it. Later calls reject with `ConfigError`. */
   async close(): Promise<void> {
     await this.#listener?.close();
-    await this.database.close();
+    await this.#database.close();
   }
 }
 

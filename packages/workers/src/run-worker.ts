@@ -14,7 +14,7 @@ import { addRunJob, runTask } from './enqueue-operation.js';
 import { graphileLogger, loadGraphile } from './load-graphile.js';
 import { MalformedJobError } from './malformed-job-error.js';
 import { ProviderSlots } from './provider-slots.js';
-import { RunQueue } from './run-queue.js';
+import { RunQueue, type RunQueueOptions, sharedDatabase } from './run-queue.js';
 import { OperationRunner, type ProviderLimit, type RunListener, SupersededError } from './run-operation.js';
 import { cronItemsOf, fireSchedule, type RunSchedule, scheduleTask } from './run-schedule.js';
 import { WorkerHeartbeat } from './worker-heartbeat.js';
@@ -96,7 +96,7 @@ export class RunWorker {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
     this.#database = new WorkersDatabase(options, 'RunWorker');
-    this.#queue = new RunQueue(options, this.#database);
+    this.#queue = new RunQueue({ ...options, [sharedDatabase]: this.#database } as RunQueueOptions);
     this.#slots = new ProviderSlots(this.#database, this.#logger);
     this.#schedules = new Map((options.schedules ?? []).map((schedule) => [schedule.name, schedule]));
     const agentOptions = new Map<string, SessionAgentOptions>();

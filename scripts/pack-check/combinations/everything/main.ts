@@ -25,10 +25,18 @@ import '@agent-core/tools-fs';
 import '@agent-core/tools-mcp';
 import '@agent-core/tools-shell';
 import { PostgresSessionStore } from '@agent-core/store-postgres';
+import { RunQueue } from '@agent-core/workers';
 
 // A store of sessions in PostgreSQL is made without connecting (nothing listens on port 9), and never names the password.
 const postgres = new PostgresSessionStore({ connectionString: 'postgres://agent:secret@127.0.0.1:9/agents' });
 assert.equal(postgres.where, 'postgres://agent@127.0.0.1:9/agents (schema public)');
+// So is a run queue: it loads neither its driver nor graphile-worker until first used.
+const queue = new RunQueue({
+  connectionString: 'postgres://agent:secret@127.0.0.1:9/agents',
+  store: postgres,
+});
+assert.equal(queue.where, 'postgres://agent@127.0.0.1:9/agents (schema agent_core_workers)');
+await queue.close();
 await postgres.close();
 
 // Importing the ACP server registers nothing and starts nothing: it serves only when called.
