@@ -30,6 +30,29 @@ describe('parseCliArguments', () => {
     });
   });
 
+  it('reads the worker and the queue options', () => {
+    const worker = parseCliArguments(['worker', '--concurrency', '3', '--store', 'postgres://db/agents']);
+    expect(worker).toMatchObject({
+      command: 'worker',
+      flags: { concurrency: 3, store: 'postgres://db/agents' },
+    });
+    const queued = parseCliArguments([
+      'run',
+      '--queue',
+      '--no-wait',
+      '--operation-id',
+      'job-7',
+      'hello there',
+    ]);
+    expect(queued).toMatchObject({
+      command: 'chat',
+      prompt: 'hello there',
+      queue: true,
+      noWait: true,
+      operationId: 'job-7',
+    });
+  });
+
   it('refuses what it cannot use with a message that says what to do, marked as an agent-core error', () => {
     const cases: [string[], RegExp][] = [
       [['approve'], /approve needs a session id/],
@@ -38,7 +61,16 @@ describe('parseCliArguments', () => {
       [['chat', '--context-window', 'big', 'hi'], /--context-window takes a number of tokens/],
       [['--session', 'x', '--continue'], /Choose one of --session, --continue and --no-session/],
       [['sessions', 'list', '--limit', '0'], /--limit takes a positive number/],
-      [['--json'], /--json prints the events of one run: use it with chat, run or approve/],
+      [
+        ['--json'],
+        /--json prints the events of runs as JSON lines: use it with chat, run, approve or worker/,
+      ],
+      [['worker', 'now'], /worker takes no arguments/],
+      [['worker', '--concurrency', '0'], /--concurrency takes a positive number of runs/],
+      [['--queue'], /--queue enqueues a prompt for the workers/],
+      [['run', '--queue', '--no-session', 'hi'], /cannot be used with --no-session/],
+      [['run', '--operation-id', 'x', 'hi'], /--operation-id names what --queue enqueues/],
+      [['sessions', 'list', '--no-wait'], /--no-wait is for run --queue and approve/],
     ];
     for (const [argv, message] of cases) {
       let thrown: unknown;

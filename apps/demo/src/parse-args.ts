@@ -15,6 +15,7 @@ export type Command =
   | 'approvals'
   | 'approve'
   | 'acp'
+  | 'worker'
   | 'help'
   | 'version';
 
@@ -51,6 +52,12 @@ export interface CliArguments {
   project: boolean;
   /** `sessions list --limit N` (default 50), `--all`. */
   limit: number | undefined;
+  /** `run --queue`: enqueue the prompt for the workers instead of running it here. */
+  queue: boolean;
+  /** `--no-wait`: with `--queue` (or `approve` of a queued session), return once enqueued. */
+  noWait: boolean;
+  /** `--operation-id`: names what `--queue` enqueues, so the same command again runs nothing more. */
+  operationId: string | undefined;
 }
 
 /**
@@ -97,6 +104,12 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       throw new UsageError(
         `acp takes no arguments; got ${rest.join(' ')}. Its settings come from the options and the config.`,
       );
+  } else if (first === 'worker') {
+    command = 'worker';
+    if (rest.length > 0)
+      throw new UsageError(
+        `worker takes no arguments; got ${rest.join(' ')}. It serves the run queue of the configured postgres:// store.`,
+      );
   } else if (first === 'approve') {
     command = 'approve';
     [target, ...calls] = rest;
@@ -121,7 +134,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       );
   } else {
     throw new UsageError(
-      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, config, acp; no command opens the REPL. Run 'agent-core --help'.`,
+      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, config, acp, worker; no command opens the REPL. Run 'agent-core --help'.`,
     );
   }
   const prompt = command === 'chat' ? rest.join(' ').trim() : '';
@@ -129,9 +142,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     throw new UsageError('chat needs a prompt, e.g. agent-core chat "What is 15 * 3?"');
   if (values.session === '')
     throw new UsageError("--session needs a session id, or 'new' to start a session.");
-  if (values.json === true && !['chat', 'approve'].includes(command))
+  if (values.json === true && !['chat', 'approve', 'worker'].includes(command))
     throw new UsageError(
-      '--json prints the events of one run: use it with chat, run or approve, not the REPL.',
+      '--json prints the events of runs as JSON lines: use it with chat, run, approve or worker, not the REPL.',
     );
   const chosen = [
     values.session !== undefined,
@@ -139,6 +152,20 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     values['no-session'] === true,
   ].filter(Boolean);
   if (chosen.length > 1) throw new UsageError('Choose one of --session, --continue and --no-session.');
+  if (values.queue === true && command !== 'chat')
+    throw new UsageError(
+      '--queue enqueues a prompt for the workers: use it with run or chat, e.g. agent-core run --queue "..."',
+    );
+  if (values.queue === true && values['no-session'] === true)
+    throw new UsageError(
+      '--queue runs the prompt in a stored session that a worker loads; it cannot be used with --no-session.',
+    );
+  if (values['operation-id'] !== undefined && values.queue !== true)
+    throw new UsageError('--operation-id names what --queue enqueues; use it with run --queue.');
+  if (values['no-wait'] === true && values.queue !== true && command !== 'approve')
+    throw new UsageError(
+      '--no-wait is for run --queue and approve: they then return once the run is enqueued.',
+    );
   return {
     command,
     prompt,
@@ -160,6 +187,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     force: values.force === true,
     project: values.project === true,
     limit: values.all === true ? Number.POSITIVE_INFINITY : limitOf(values.limit),
+    queue: values.queue === true,
+    noWait: values['no-wait'] === true,
+    operationId: values['operation-id'],
   };
 }
 
@@ -190,10 +220,18 @@ function flagsOf(values: ReturnType<typeof parse>['values']): ConfigFlags {
     ['store', values.store],
     ['dataDir', values['data-dir']],
     ['logLevel', logLevel],
+    ['concurrency', concurrencyOf(values.concurrency)],
   ];
   for (const [key, value] of entries)
     if (value !== undefined) (flags as Record<string, unknown>)[key] = value;
   return flags;
+}
+
+function concurrencyOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) === 0)
+    throw new UsageError(`--concurrency takes a positive number of runs; got '${text}'.`);
+  return Number(text);
 }
 
 function limitOf(text: string | undefined): number | undefined {
@@ -246,6 +284,10 @@ function parse(argv: readonly string[]) {
       project: { type: 'boolean' },
       limit: { type: 'string' },
       all: { type: 'boolean' },
+      concurrency: { type: 'string' },
+      queue: { type: 'boolean' },
+      'no-wait': { type: 'boolean' },
+      'operation-id': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },

@@ -34,7 +34,9 @@ describe('RunQueue', () => {
     await worker.start();
     const queue = new RunQueue({ connectionString: server.url, schema, store });
     try {
+      expect(await queue.latest('s1')).toBeUndefined();
       const queued = await queue.enqueue('s1', 'hello', { operationId: 'op-1' });
+      expect(await queue.latest('s1')).toEqual(queued);
       expect(queued).toMatchObject({
         operationId: 'op-1',
         sessionId: 's1',
@@ -50,6 +52,7 @@ describe('RunQueue', () => {
         attempts: 1,
       });
       expect(executions.notes).toEqual(['hello']);
+      expect(await queue.latest('s1')).toEqual(outcome);
       const session = await store.load('s1');
       expect(session.status).toBe('idle');
     } finally {

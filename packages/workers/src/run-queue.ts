@@ -117,6 +117,18 @@ export class RunQueue {
     return row === undefined ? undefined : outcomeFromRow(row);
   }
 
+  /** The session's latest operation, as it stands now, or undefined when none was ever enqueued for it. */
+  async latest(sessionId: string): Promise<RunOutcome | undefined> {
+    checkSessionId(sessionId);
+    const rows = await this.#database.query(
+      `SELECT ${outcomeColumns} FROM ${this.#database.quoted}.agent_core_operations
+       WHERE session_id = $1 ORDER BY position DESC LIMIT 1`,
+      [sessionId],
+    );
+    const row = rows[0];
+    return row === undefined ? undefined : outcomeFromRow(row);
+  }
+
   /**
    * Resolves the operation's outcome once it is settled (`finished` or
    * `failed`): told by a notification from the worker that ended it, or found
