@@ -1,7 +1,7 @@
 export { RunQueue } from './run-queue.js';
 export type { DecideOptions, EnqueueOptions, RunQueueOptions, WaitOptions } from './run-queue.js';
 export { RunWorker } from './run-worker.js';
-export type { RunWorkerOptions, StopOptions, StopResult } from './run-worker.js';
+export type { RunWorkerOptions, StopOptions, StopResult } from './run-worker-options.js';
 export type { ProviderLimit, QueuedRun, RunListener } from './run-operation.js';
 export type { RunInput, RunInputLike } from './run-input.js';
 export type { OperationState, RunOutcome } from './run-outcome.js';

@@ -1,8 +1,10 @@
 import type { AgentEvent } from '@agent-core/core';
 import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requeueOrphans } from './requeue-orphans.js';
 import { RunQueue } from './run-queue.js';
-import { RunWorker, type RunWorkerOptions } from './run-worker.js';
+import { RunWorker } from './run-worker.js';
+import type { RunWorkerOptions } from './run-worker-options.js';
 import { type Executions, noteAgent, storeWith } from './test-support/scripted-agent.js';
 
 let server: TestServer;
@@ -32,6 +34,21 @@ async function withWorkers(
   } finally {
     await queue.close();
     await Promise.all(workers.map((worker) => worker.stop()));
+  }
+}
+
+/** One worker on an existing schema, stopped after `body`. */
+async function withWorkersOn(
+  schema: string,
+  options: Omit<RunWorkerOptions, 'connectionString' | 'schema'>,
+  body: () => Promise<void>,
+): Promise<void> {
+  const worker = new RunWorker({ connectionString: server.url, schema, ...options });
+  await worker.start();
+  try {
+    await body();
+  } finally {
+    await worker.stop();
   }
 }
 
@@ -202,5 +219,35 @@ describe('RunWorker', () => {
         );
       },
     );
+  });
+
+  it('gives an open operation whose job was lost a job again, and it runs once', async () => {
+    const store = await storeWith('s1');
+    const executions: Executions = { notes: [] };
+    const schema = server.newSchema();
+    const queue = new RunQueue({ connectionString: server.url, schema, store });
+    try {
+      await queue.enqueue('s1', 'hello', { operationId: 'op-1' });
+      // The job is gone, as when a worker taken for dead completed a job another worker held, and that one died too.
+      await server.admin.query(`DELETE FROM "${schema}"._private_jobs`);
+      const { WorkersDatabase } = await import('./workers-database.js');
+      const database = new WorkersDatabase({ connectionString: server.url, schema }, 'test');
+      try {
+        expect(await requeueOrphans(database, 60_000)).toBe(0);
+        await server.admin.query(
+          `UPDATE "${schema}".agent_core_operations SET enqueued_at = now() - interval '1 hour'`,
+        );
+        expect(await requeueOrphans(database, 60_000)).toBe(1);
+        expect(await requeueOrphans(database, 60_000)).toBe(0);
+      } finally {
+        await database.close();
+      }
+      await withWorkersOn(schema, { store, agentOptions: () => noteAgent(executions) }, async () => {
+        expect(await queue.wait('op-1')).toMatchObject({ state: 'finished', attempts: 1 });
+      });
+      expect(executions.notes).toEqual(['hello']);
+    } finally {
+      await queue.close();
+    }
   });
 });

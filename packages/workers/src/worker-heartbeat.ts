@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Logger } from '@agent-core/core';
+import { requeueOrphans } from './requeue-orphans.js';
 import type { WorkersDatabase } from './workers-database.js';
 
 /**
@@ -20,6 +21,7 @@ export class WorkerHeartbeat {
   #renewTimer: ReturnType<typeof setInterval> | undefined;
   #sweepTimer: ReturnType<typeof setInterval> | undefined;
   #beating = false;
+  #sweeps = 0;
 
   constructor(
     database: WorkersDatabase,
@@ -106,6 +108,12 @@ export class WorkerHeartbeat {
       this.#logger.warn('workers stopped renewing their lease: their jobs were released to the others', {
         workers: dead,
       });
+    // Now and then, an open operation left without a job gets one (see `requeueOrphans`).
+    if (++this.#sweeps % 30 === 0) {
+      const orphans = await requeueOrphans(this.#database, 3 * this.#leaseMs);
+      if (orphans > 0)
+        this.#logger.warn('open operations without a job were given one', { operations: orphans });
+    }
     return dead.length;
   }
 
