@@ -25,6 +25,8 @@ export interface OperationRow {
 export interface Attempt {
   operationId: string;
   number: number;
+  /** Attempts before this one that handed the operation back (a stop, a session busy elsewhere) rather than dying. */
+  handedOn: number;
   holder: string;
   runFromSeq: number | null;
 }
@@ -78,7 +80,7 @@ export class OperationRows {
        SET state = 'running', attempts = attempts + 1, holder = $2, started_at = coalesce(started_at, now()),
          run_from_seq = coalesce(run_from_seq, $3)
        WHERE operation_id = $1 AND state IN ('queued', 'running')
-       RETURNING attempts, run_from_seq`,
+       RETURNING attempts, handed_on, run_from_seq`,
       [operationId, holder, seq],
     );
     const row = rows[0];
@@ -86,6 +88,7 @@ export class OperationRows {
     return {
       operationId,
       number: row.attempts as number,
+      handedOn: row.handed_on as number,
       holder,
       runFromSeq: row.run_from_seq === null ? null : Number(row.run_from_seq),
     };
@@ -98,7 +101,7 @@ export class OperationRows {
 
   /** Hands the operation back to the queue (a stopping worker, a refused claim): another attempt goes on with it. */
   release(attempt: Attempt): Promise<boolean> {
-    return this.#fenced(attempt, `state = 'queued', holder = NULL`, []);
+    return this.#fenced(attempt, `state = 'queued', holder = NULL, handed_on = handed_on + 1`, []);
   }
 
   /** Records how the operation ended and notifies those waiting for it. */

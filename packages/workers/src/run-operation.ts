@@ -133,12 +133,13 @@ export class OperationRunner {
       }
       const attempt = await this.#rows.claim(operation.operationId, this.#options.holder(), session.lastSeq);
       if (attempt === undefined) return { kind: 'done' };
-      if (attempt.number > this.#options.maxAttempts) {
+      // Attempts handed back on purpose (a stop, a busy session) do not count: only those whose worker died.
+      if (attempt.number - attempt.handedOn > this.#options.maxAttempts) {
         await this.#finish(attempt, {
           state: 'failed',
           error: {
             code: 'too_many_attempts',
-            message: `Operation '${operation.operationId}' was started ${attempt.number - 1} times without settling (its workers died or stopped each time), so it was given up. The session keeps what its runs wrote; enqueue again to go on.`,
+            message: `Operation '${operation.operationId}' was started ${attempt.number - attempt.handedOn - 1} times by workers that stopped before it settled (they died or were taken for dead), so it was given up. The session keeps what its runs wrote; enqueue again to go on.`,
           },
         });
         return { kind: 'done' };

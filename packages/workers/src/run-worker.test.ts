@@ -250,4 +250,36 @@ describe('RunWorker', () => {
       await queue.close();
     }
   });
+
+  it('gives up an operation whose workers keep dying, not one that was handed back on purpose', async () => {
+    const store = await storeWith('died', 'handed');
+    const executions: Executions = { notes: [] };
+    const schema = server.newSchema();
+    const queue = new RunQueue({ connectionString: server.url, schema, store });
+    try {
+      await queue.enqueue('died', 'first', { operationId: 'died' });
+      await queue.enqueue('handed', 'second', { operationId: 'handed' });
+      // Ten attempts each: one operation's workers all died, the other's handed it back (stops, busy sessions).
+      await server.admin.query(
+        `UPDATE "${schema}".agent_core_operations SET attempts = 10, handed_on = CASE WHEN operation_id = 'handed' THEN 10 ELSE 0 END`,
+      );
+      await withWorkersOn(
+        schema,
+        { store, maxAttempts: 10, agentOptions: () => noteAgent(executions) },
+        async () => {
+          expect(await queue.wait('died')).toMatchObject({
+            state: 'failed',
+            error: { code: 'too_many_attempts' },
+          });
+          expect(await queue.wait('handed')).toMatchObject({
+            state: 'finished',
+            terminateReason: 'completed',
+          });
+        },
+      );
+      expect(executions.notes).toEqual(['second']);
+    } finally {
+      await queue.close();
+    }
+  });
 });

@@ -19,6 +19,7 @@ function migrations(schema: string): string[][] {
         schedule text COLLATE "C",
         state text NOT NULL DEFAULT 'queued',
         attempts integer NOT NULL DEFAULT 0,
+        handed_on integer NOT NULL DEFAULT 0,
         holder text,
         run_from_seq bigint,
         outcome json,

@@ -170,6 +170,10 @@ async function settle(queue: RunQueue, queued: RunOutcome, args: CliArguments, i
     io.out.write(io.json ? `${JSON.stringify(queued)}\n` : `${queued.operationId}\n`);
     return exitCodes.completed;
   }
+  if (!io.json)
+    io.errors.write(
+      'agent-core: waiting for a worker to finish it (Ctrl-C stops the waiting, not the run)\n',
+    );
   let outcome: RunOutcome;
   try {
     outcome = await queue.wait(queued.operationId, { signal: io.signal });
