@@ -18,9 +18,10 @@ import type {
   WorkersResult,
 } from './results.js';
 import { measureAcpTransport } from './workloads/acp-transport.js';
+import { measureSkills } from './workloads/skills.js';
 
 // `pnpm bench`: runs every workload, prints the tables and writes them into README.md.
-// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 11, default all), --budget ms
+// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 14, default all), --budget ms
 // (per cell, default 1000), --passes n (passes of workloads 1 and 2 for agent-core and the bare
 // loop, default 3), --node path (the node binary the contenders run on, e.g. another release),
 // --save-as name (also keep the results as results/<name>.json, e.g. `before`), --skip-import, --skip-stream.
@@ -151,15 +152,15 @@ async function sessionStores(server: string): Promise<PostgresStoreResult | unde
   }
 }
 
-/** Workload 11: runs as jobs of @agent-core/workers, in a process of its own on the bench's server. */
+/** Workload 14: runs as jobs of @agent-core/workers, in a process of its own on the bench's server. */
 async function workerPool(): Promise<WorkersResult | undefined> {
-  process.stderr.write('workload 11 (runs as jobs of @agent-core/workers)\n');
+  process.stderr.write('workload 14 (runs as jobs of @agent-core/workers)\n');
   const out = join(tmpdir(), `agent-core-bench-${process.pid}-workers.json`);
   try {
     await runNode([join(dist, 'workers-child.js'), out]);
     return JSON.parse(readFileSync(out, 'utf8')) as WorkersResult;
   } catch (error) {
-    process.stderr.write(`workload 11 failed: ${(error as Error).message}\n`);
+    process.stderr.write(`workload 14 failed: ${(error as Error).message}\n`);
     return undefined;
   }
 }
@@ -181,6 +182,13 @@ async function inflight(): Promise<InflightResult[]> {
   return out;
 }
 
+/** Workload 11: skills at start-up, and the prompt tokens progressive disclosure saves. */
+function skills() {
+  process.stderr.write('workload 11 (skills)\n');
+  const shared = process.env.AGENT_CORE_SHARED_DIR ?? join(root, '..', '..', 'shared');
+  return measureSkills({ sharedSkills: join(shared, 'fixtures', 'skills') });
+}
+
 function cpuName(): string {
   return cpus()[0]?.model.trim() ?? 'unknown CPU';
 }
@@ -192,7 +200,7 @@ async function nodeVersion(node: string): Promise<string> {
 const started = performance.now();
 // The PostgreSQL store's rows need a server: one for the whole run, its address handed to each child.
 const storesWanted = runs('9') && (only === undefined || only.includes('core-session-postgres'));
-const workersWanted = runs('11') && only === undefined;
+const workersWanted = runs('14') && only === undefined;
 let database: BenchServer | undefined;
 if (storesWanted || workersWanted || only === undefined || only.includes('core-session-postgres')) {
   database = await startBenchServer();
@@ -225,6 +233,7 @@ const results: BenchResults = {
   ...(runs('8') ? { acpTransport: await acpTransport() } : {}),
   ...(stores === undefined ? {} : { stores }),
   ...(runs('10') ? { inflight: await inflight() } : {}),
+  ...(runs('11') ? { skills: await skills() } : {}),
   ...(workers === undefined ? {} : { workers }),
   pending:
     reactPending === undefined
@@ -272,4 +281,6 @@ if (!partial && existsSync(readmePath)) {
     process.stderr.write('README.md updated\n');
   }
 }
+// Workload 11, the studio (its own process, its own servers; it writes its section of README.md itself).
+if (runs('11')) process.stdout.write(await runNode([join(dist, 'studio.js')]));
 process.stderr.write(`done in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);

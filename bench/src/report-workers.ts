@@ -1,6 +1,6 @@
 import type { BenchResults } from './results.js';
 
-// Workload 11 in the report: runs as jobs of @agent-core/workers.
+// Workload 14 in the report: runs as jobs of @agent-core/workers.
 
 const number = (value: number, digits = 1) =>
   Number.isFinite(value)
@@ -13,19 +13,19 @@ export function workerTargets(results: BenchResults): { target: string; measured
   if (workers === undefined) return [];
   return [
     {
-      target: `Workers: a dead worker's run is taken up within the lease time plus one second (workload 11, lease ${number(workers.leaseMs / 1000, 0)} s)`,
+      target: `Workers: a dead worker's run is taken up within the lease time plus one second (workload 14, lease ${number(workers.leaseMs / 1000, 0)} s)`,
       measured: `${workers.recovery.samplesMs.map((ms) => `${number(ms / 1000, 2)} s`).join(', ')}`,
       pass: workers.recovery.maxMs <= workers.leaseMs + 1_000,
     },
   ];
 }
 
-/** Workload 11's table, or nothing when the run did not measure it. */
+/** Workload 14's table, or nothing when the run did not measure it. */
 export function renderWorkers(results: BenchResults): string[] {
   const workers = results.workers;
   if (workers === undefined) return [];
   return [
-    `### 11. Runs as jobs of @agent-core/workers\n\n${workers.processes} worker processes of concurrency ${workers.concurrency} on graphile-worker and the PostgreSQL store, on the bench's server; each run a session whose model answers at once. Pickup is from the call to \`enqueue\` to the run's first model request; the 1,000 runs at once come from 16 enqueuers of one process. Recovery is from a worker's SIGKILL in the middle of a run's tool call to that run's next model request in another worker, with a lease of ${number(workers.leaseMs / 1000, 0)} s.\n`,
+    `### 14. Runs as jobs of @agent-core/workers\n\n${workers.processes} worker processes of concurrency ${workers.concurrency} on graphile-worker and the PostgreSQL store, on the bench's server; each run a session whose model answers at once. Pickup is from the call to \`enqueue\` to the run's first model request; the 1,000 runs at once come from 16 enqueuers of one process. Recovery is from a worker's SIGKILL in the middle of a run's tool call to that run's next model request in another worker, with a lease of ${number(workers.leaseMs / 1000, 0)} s.\n`,
     [
       '| measure | value |',
       '| --- | --- |',

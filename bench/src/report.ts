@@ -1,3 +1,4 @@
+import { renderSkills } from './skills-report.js';
 import { renderStores, storeTargets } from './report-stores.js';
 import { renderWorkers, workerTargets } from './report-workers.js';
 import type { BenchResults, FrameworkResult } from './results.js';
@@ -535,6 +536,8 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
       ),
     );
   }
+
+  if (results.skills !== undefined) parts.push(renderSkills(results.skills));
 
   const inflight = results.inflight ?? [];
   if (inflight.length > 0) {

@@ -1,3 +1,4 @@
+import type { SkillsResult } from './workloads/skills.js';
 import type { HeapCell } from './workloads/heap-growth.js';
 import type { ParallelCell } from './workloads/parallel-tools.js';
 import type { PerStepCell } from './workloads/per-step.js';
@@ -109,11 +110,13 @@ export interface BenchResults {
   /** Workload 10; absent from runs before it existed or that skipped it. */
   inflight?: InflightResult[];
   /** Workload 11; absent from runs before it existed or that skipped it. */
+  skills?: SkillsResult;
+  /** Workload 14; absent from runs before it existed or that skipped it. */
   workers?: WorkersResult;
   pending: string[];
 }
 
-/** Workload 11: runs as jobs of @agent-core/workers (see `workloads/worker-pool.ts`). */
+/** Workload 14: runs as jobs of @agent-core/workers (see `workloads/worker-pool.ts`). */
 export interface WorkersResult {
   processes: number;
   concurrency: number;

@@ -4,7 +4,7 @@ import { renderWorkers, workerTargets } from './report-workers.js';
 import type { BenchResults } from './results.js';
 import { measureWorkerPool } from './workloads/worker-pool.js';
 
-// Workload 11, runs as jobs of @agent-core/workers. Usage: workers-child.js <out.json> (from pnpm bench, which
+// Workload 14, runs as jobs of @agent-core/workers. Usage: workers-child.js <out.json> (from pnpm bench, which
 // hands over its server), or `pnpm bench:workers`, which starts a server of its own and prints the table.
 
 const [out] = process.argv.slice(2);

@@ -3,7 +3,7 @@ import { stepOrchestrator } from '@agent-core/core/testing';
 import { PostgresSessionStore } from '@agent-core/store-postgres';
 import { RunWorker } from '@agent-core/workers';
 
-// One worker process of workload 11: `workers-process.js <url> <schema> <concurrency> <lease ms>`. Its
+// One worker process of workload 14: `workers-process.js <url> <schema> <concurrency> <lease ms>`. Its
 // model prints `request <session> <epoch ms>` at each request and answers at once; a session named
 // `hang-*` is first asked to call `wait`, which waits ten minutes, so the bench can kill its worker
 // mid-run (`tool <session> <pid>` says the call started). Prints `ready` once it takes jobs; SIGTERM stops it.

@@ -5,6 +5,7 @@ import { allowEverything, inlineApprover } from './approvals/inline-approver.js'
 import { approveCommand } from './commands/approve-command.js';
 import { approvalsCommand } from './commands/approvals-command.js';
 import { chatCommand } from './commands/chat-command.js';
+import { defaultStudioPort } from './commands/studio-port.js';
 import { configInit, configShow, configValidate } from './commands/config-commands.js';
 import { approveQueued, type QueueIo, runQueued } from './commands/queue-commands.js';
 import type { RunIo } from './commands/run-io.js';
@@ -60,6 +61,13 @@ async function run(args: CliArguments, config: CliConfig): Promise<number> {
   const runLogger = level === undefined ? undefined : maskingLogger(stderrLogger(level), config.secrets);
   const storeLogger = runLogger ?? maskingLogger(stderrLogger('warn'), config.secrets);
   if (args.command === 'config-show') return configShow(config, out);
+  if (args.command === 'skills-list' || args.command === 'skills-validate') {
+    const { listSkills, validateSkillFolders } = await import('./commands/skills-commands.js');
+    const style = styleFor(out, process.env);
+    return args.command === 'skills-list'
+      ? listSkills(config, config.cwd, out, style)
+      : validateSkillFolders(config, config.cwd, args.target, out, style);
+  }
   // stdout carries only the protocol: the server logs to stderr, at warn unless a level is set.
   if (args.command === 'acp')
     return (await import('./acp/run-acp.js')).runAcp(
@@ -113,6 +121,13 @@ async function runCommand(
       return repairSession(store.store, args.target as string, out);
     case 'approvals':
       return approvalsCommand(store.store, out, style);
+    case 'studio':
+      return (await import('./commands/studio-command.js')).studioCommand(
+        config,
+        store,
+        { port: args.port ?? defaultStudioPort, host: args.host, open: args.open },
+        loggers,
+      );
   }
   // Runs the workers serve: enqueued here, run there; Ctrl-C stops the waiting, never the run.
   if ((args.command === 'chat' && args.queue) || args.command === 'approve') {

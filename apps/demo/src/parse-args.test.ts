@@ -24,6 +24,16 @@ describe('parseCliArguments', () => {
       command: 'config-init',
       project: true,
     });
+    expect(
+      parseCliArguments(['studio', '--port', '0', '--open', '--store', 'postgres://db/agents']),
+    ).toMatchObject({
+      command: 'studio',
+      port: 0,
+      open: true,
+      host: undefined,
+      flags: { store: 'postgres://db/agents' },
+    });
+    expect(parseCliArguments(['studio', '--host', '0.0.0.0']).host).toBe('0.0.0.0');
     expect(parseCliArguments(['--data-dir', '/d', '--context-window', '8000']).flags).toEqual({
       dataDir: '/d',
       contextWindow: 8000,
@@ -61,6 +71,10 @@ describe('parseCliArguments', () => {
       [['chat', '--context-window', 'big', 'hi'], /--context-window takes a number of tokens/],
       [['--session', 'x', '--continue'], /Choose one of --session, --continue and --no-session/],
       [['sessions', 'list', '--limit', '0'], /--limit takes a positive number/],
+      [['studio', '--port', '70000'], /--port takes a port number from 0/],
+      [['studio', 'extra'], /studio takes no arguments/],
+      [['chat', '--port', '1', 'hi'], /--port is an option of agent-core studio/],
+      [['studio', '--no-session'], /the studio shows the stored ones/],
       [
         ['--json'],
         /--json prints the events of runs as JSON lines: use it with chat, run, approve or worker/,

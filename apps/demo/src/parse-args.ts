@@ -12,9 +12,12 @@ export type Command =
   | 'config-init'
   | 'config-show'
   | 'config-validate'
+  | 'skills-list'
+  | 'skills-validate'
   | 'approvals'
   | 'approve'
   | 'acp'
+  | 'studio'
   | 'worker'
   | 'help'
   | 'version';
@@ -41,7 +44,7 @@ export interface CliArguments {
   hideThinking: boolean;
   /** Print stack traces of unexpected errors. */
   debug: boolean;
-  /** `sessions show|rm|repair ID`, `approve ID`. */
+  /** `sessions show|rm|repair ID`, `approve ID`, `skills validate [DIR]`. */
   target: string | undefined;
   /** `approve SESSION CALL...`: the calls to decide (all waiting calls when empty). */
   calls: string[];
@@ -52,6 +55,10 @@ export interface CliArguments {
   project: boolean;
   /** `sessions list --limit N` (default 50), `--all`. */
   limit: number | undefined;
+  /** `studio --port N` (0: a free port), `--host ADDRESS`, `--open`. */
+  port: number | undefined;
+  host: string | undefined;
+  open: boolean;
   /** `run --queue`: enqueue the prompt for the workers instead of running it here. */
   queue: boolean;
   /** `--no-wait`: with `--queue` (or `approve` of a queued session), return once enqueued. */
@@ -78,6 +85,7 @@ export class UsageError extends Error {
 const subcommands: Record<string, readonly string[]> = {
   sessions: ['list', 'show', 'rm', 'repair'],
   config: ['init', 'show', 'validate'],
+  skills: ['list', 'validate'],
 };
 
 /** Parses `argv` (without node and the script). */
@@ -110,6 +118,12 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       throw new UsageError(
         `worker takes no arguments; got ${rest.join(' ')}. It serves the run queue of the configured postgres:// store.`,
       );
+  } else if (first === 'studio') {
+    command = 'studio';
+    if (rest.length > 0)
+      throw new UsageError(
+        `studio takes no arguments; got ${rest.join(' ')}. Use --port, --host, --open and --store.`,
+      );
   } else if (first === 'approve') {
     command = 'approve';
     [target, ...calls] = rest;
@@ -117,8 +131,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       throw new UsageError(
         'approve needs a session id: agent-core approve SESSION [CALL...] [--deny] [--reason TEXT]',
       );
-  } else if (first === 'sessions' || first === 'config') {
-    const sub = rest[0] ?? (first === 'sessions' ? 'list' : undefined);
+  } else if (first === 'sessions' || first === 'config' || first === 'skills') {
+    const sub = rest[0] ?? (first === 'config' ? undefined : 'list');
     if (sub === undefined || !subcommands[first]?.includes(sub))
       throw new UsageError(
         `Unknown ${first} command '${rest.join(' ')}'. Use: agent-core ${first} ${subcommands[first]?.join(' | ')}`,
@@ -128,13 +142,14 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     const needsId = command === 'sessions-show' || command === 'sessions-rm' || command === 'sessions-repair';
     if (needsId && target === undefined)
       throw new UsageError(`${first} ${sub} needs a session id: agent-core ${first} ${sub} ID`);
-    if (rest.length > (needsId ? 2 : 1))
+    const takesTarget = needsId || command === 'skills-validate';
+    if (rest.length > (takesTarget ? 2 : 1))
       throw new UsageError(
-        `Too many arguments for '${first} ${sub}': ${rest.slice(needsId ? 2 : 1).join(' ')}`,
+        `Too many arguments for '${first} ${sub}': ${rest.slice(takesTarget ? 2 : 1).join(' ')}`,
       );
   } else {
     throw new UsageError(
-      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, config, acp, worker; no command opens the REPL. Run 'agent-core --help'.`,
+      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, skills, config, acp, studio, worker; no command opens the REPL. Run 'agent-core --help'.`,
     );
   }
   const prompt = command === 'chat' ? rest.join(' ').trim() : '';
@@ -152,6 +167,11 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     values['no-session'] === true,
   ].filter(Boolean);
   if (chosen.length > 1) throw new UsageError('Choose one of --session, --continue and --no-session.');
+  const studioOnly = (['port', 'host', 'open'] as const).filter((name) => values[name] !== undefined);
+  if (studioOnly.length > 0 && command !== 'studio')
+    throw new UsageError(`--${studioOnly[0]} is an option of agent-core studio.`);
+  if (command === 'studio' && values['no-session'] === true)
+    throw new UsageError('--no-session keeps sessions in one process: the studio shows the stored ones.');
   if (values.queue === true && command !== 'chat')
     throw new UsageError(
       '--queue enqueues a prompt for the workers: use it with run or chat, e.g. agent-core run --queue "..."',
@@ -187,6 +207,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     force: values.force === true,
     project: values.project === true,
     limit: values.all === true ? Number.POSITIVE_INFINITY : limitOf(values.limit),
+    port: portOf(values.port),
+    host: hostOf(values.host),
+    open: values.open === true,
     queue: values.queue === true,
     noWait: values['no-wait'] === true,
     operationId: values['operation-id'],
@@ -220,11 +243,28 @@ function flagsOf(values: ReturnType<typeof parse>['values']): ConfigFlags {
     ['store', values.store],
     ['dataDir', values['data-dir']],
     ['logLevel', logLevel],
+    ['noSkills', values['no-skills'] === true ? true : undefined],
     ['concurrency', concurrencyOf(values.concurrency)],
   ];
   for (const [key, value] of entries)
     if (value !== undefined) (flags as Record<string, unknown>)[key] = value;
   return flags;
+}
+
+function portOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) > 65_535)
+    throw new UsageError(`--port takes a port number from 0 (any free one) to 65535; got '${text}'.`);
+  return Number(text);
+}
+
+function hostOf(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (text === '' || /[\s/]/.test(text))
+    throw new UsageError(
+      `--host takes an address to listen on, such as 127.0.0.1 or 0.0.0.0; got '${text}'.`,
+    );
+  return text;
 }
 
 function concurrencyOf(text: string | undefined): number | undefined {
@@ -276,6 +316,7 @@ function parse(argv: readonly string[]) {
       'log-level': { type: 'string' },
       trace: { type: 'boolean' },
       'no-compact': { type: 'boolean' },
+      'no-skills': { type: 'boolean' },
       'hide-thinking': { type: 'boolean' },
       debug: { type: 'boolean' },
       deny: { type: 'boolean' },
@@ -284,6 +325,9 @@ function parse(argv: readonly string[]) {
       project: { type: 'boolean' },
       limit: { type: 'string' },
       all: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      open: { type: 'boolean' },
       concurrency: { type: 'string' },
       queue: { type: 'boolean' },
       'no-wait': { type: 'boolean' },

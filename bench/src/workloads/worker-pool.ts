@@ -6,7 +6,7 @@ import { migrateWorkers, RunQueue } from '@agent-core/workers';
 import { median } from '../measure.js';
 import type { WorkersResult } from '../results.js';
 
-// Workload 11: runs as jobs of @agent-core/workers, 4 worker processes of concurrency 8 on one PostgreSQL
+// Workload 14: runs as jobs of @agent-core/workers, 4 worker processes of concurrency 8 on one PostgreSQL
 // server, each run a session of the PostgreSQL store with a model that answers at once: runs per second
 // draining a backlog of 1,000 queued before the workers start; pickup latency, from the call to enqueue to
 // the run's first model request (both clocks of this machine), one run at a time into idle workers and for
@@ -25,7 +25,7 @@ interface Process {
 
 const now = () => performance.timeOrigin + performance.now();
 
-/** Measures workload 11 against the server at `url`. */
+/** Measures workload 14 against the server at `url`. */
 export async function measureWorkerPool(url: string, log: (line: string) => void): Promise<WorkersResult> {
   const schema = `bench_workers_${process.pid}`;
   await migrate({ connectionString: url, schema });

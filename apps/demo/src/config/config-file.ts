@@ -46,6 +46,18 @@ export interface PolicyEntry {
   risk?: Partial<Record<RiskName, PolicyDecisionName>>;
 }
 
+/** `[skills]`: which Agent Skills sessions get (see `make-agent/skills-for-session.ts`). */
+export interface SkillsEntry {
+  /** False: no skills at all (`--no-skills`). Default true. */
+  enabled?: boolean;
+  /** More folders of skills, after the project's and before the user's; relative to the project (project file) or the user config folder (user file); `~/` is the home folder. */
+  folders?: string[];
+  /** False: leave out the user's folder (`~/.config/agent-core/skills`). Default true. */
+  user?: boolean;
+  /** True: a loaded skill's `allowed-tools` run without asking, for the rest of that session. Default false. */
+  allowed_tools?: boolean;
+}
+
 /**
  * What a config file holds, as TOML keys (snake_case). The environment and
  * the command line are turned into the same shape, so every layer merges the same way.
@@ -64,6 +76,7 @@ export interface ConfigFile {
   mcp_servers?: Record<string, McpServerEntry>;
   /** A system prompt layer per mode (the policy profile in effect: an editor's mode, `--policy`, `/policy`). */
   mode_prompts?: Record<string, string>;
+  skills?: SkillsEntry;
   worker?: WorkerEntry;
 }
 
@@ -113,6 +126,11 @@ const oneOf =
 const url: Check = (value, path, issues) => {
   if (typeof value !== 'string' || !/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || !URL.canParse(value))
     issues.push({ path, message: 'must be a URL such as "http://127.0.0.1:11434/v1"' });
+};
+
+const flag: Check = (value, path, issues) => {
+  if (typeof value !== 'boolean')
+    issues.push({ path, message: `must be true or false, got ${describe(value)}` });
 };
 
 const strings: Check = (value, path, issues) => {
@@ -222,6 +240,7 @@ const configTable = table({
   aliases: namedEntries(alias),
   mcp_servers: namedEntries(mcpServer),
   mode_prompts: table(Object.fromEntries(modeNames.map((mode) => [mode, text]))),
+  skills: table({ enabled: flag, folders: strings, user: flag, allowed_tools: flag }),
   worker: workerTable,
 });
 

@@ -60,6 +60,15 @@ export const configTemplate = `# agent-core configuration (TOML).
 # fast = "claude-haiku-4-5"
 # local = { provider = "ollama", model = "llama3.1" }
 
+# Agent Skills (folders with a SKILL.md): the project's .agents/skills/ and .claude/skills/
+# (up to its repository root) shadow these folders, which shadow ~/.config/agent-core/skills/.
+# The model sees each skill's name and description and loads one when a task needs it.
+# [skills]
+# enabled = true                  # false: no skills (or --no-skills)
+# folders = ["~/team-skills"]     # more folders of skills
+# user = true                     # false: leave out ~/.config/agent-core/skills
+# allowed_tools = false           # true: a loaded skill's allowed-tools run without asking
+
 # MCP servers whose tools the agent gets: a command (with args and env) or a URL.
 # [mcp_servers.files]
 # command = "npx"

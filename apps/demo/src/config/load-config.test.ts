@@ -67,6 +67,31 @@ describe('config files', () => {
     ]);
   });
 
+  it('[skills]: the documented keys pass; a wrong type is named with its file and line; --no-skills turns them off', async () => {
+    expect(
+      checkConfigFile({
+        skills: { enabled: true, folders: ['~/team', 'skills'], user: false, allowed_tools: true },
+      }),
+    ).toEqual([]);
+    try {
+      parseConfigText(
+        '/x/config.toml',
+        '[skills]\nfolders = "one"\nallowed_tools = "yes"\nallowed_tool = true\n',
+      );
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigFileError).problems.map((problem) => [problem.line, problem.message])).toEqual([
+        [2, expect.stringContaining("'skills.folders' must be an array of strings")],
+        [3, expect.stringContaining("'skills.allowed_tools' must be true or false")],
+        [4, expect.stringContaining("unknown key (did you mean 'allowed_tools'?)")],
+      ]);
+    }
+    write(join(home, 'config', 'agent-core', 'config.toml'), '[skills]\nfolders = ["team"]\n');
+    const config = await loadConfig({ env: env(), cwd: home, flags: { noSkills: true } });
+    expect(config.values.skills).toEqual({ folders: ['team'], enabled: false });
+    expect(config.sources.get('skills.enabled')).toEqual({ kind: 'flag', flag: '--no-skills' });
+  });
+
   it('parseConfigText: a TOML error and a validation error both carry the file and line', () => {
     expect(() => parseConfigText('/x/config.toml', 'a = 1\nb = [\n')).toThrow(ConfigFileError);
     try {

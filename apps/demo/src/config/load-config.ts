@@ -25,6 +25,8 @@ export interface ConfigFlags {
   /** `--data-dir`: the store is then `<dir>/sessions`. */
   dataDir?: string;
   logLevel?: LogLevel;
+  /** `--no-skills`: sessions get no Agent Skills. */
+  noSkills?: boolean;
   /** `--concurrency`: runs one worker process runs at once. */
   concurrency?: number;
 }
@@ -171,6 +173,7 @@ function flagLayer(flags: ConfigFlags): ConfigLayer {
     flags.store === undefined ? '--data-dir' : '--store',
   );
   set('log_level', flags.logLevel, '--log-level');
+  if (flags.noSkills === true) set('skills', { enabled: false }, '--no-skills');
   set(
     'worker',
     flags.concurrency === undefined ? undefined : { concurrency: flags.concurrency },
