@@ -14,6 +14,7 @@ import type {
   FrameworkResult,
   InflightResult,
   PostgresStoreResult,
+  RecordReplayResult,
   StreamParsingResult,
   WorkersResult,
 } from './results.js';
@@ -189,6 +190,14 @@ function skills() {
   return measureSkills({ sharedSkills: join(shared, 'fixtures', 'skills') });
 }
 
+/** Workload 12: recording per step and replaying a 1,000-step session, in a process of its own. */
+async function recordReplay(): Promise<RecordReplayResult> {
+  process.stderr.write('workload 12 (record and replay)\n');
+  const out = join(tmpdir(), `agent-core-bench-${process.pid}-record-replay.json`);
+  await runNode([join(dist, 'record-replay.js'), out], { node: contenderNode });
+  return JSON.parse(readFileSync(out, 'utf8')) as RecordReplayResult;
+}
+
 function cpuName(): string {
   return cpus()[0]?.model.trim() ?? 'unknown CPU';
 }
@@ -234,6 +243,7 @@ const results: BenchResults = {
   ...(stores === undefined ? {} : { stores }),
   ...(runs('10') ? { inflight: await inflight() } : {}),
   ...(runs('11') ? { skills: await skills() } : {}),
+  ...(runs('12') ? { recordReplay: await recordReplay() } : {}),
   ...(workers === undefined ? {} : { workers }),
   pending:
     reactPending === undefined
@@ -281,6 +291,6 @@ if (!partial && existsSync(readmePath)) {
     process.stderr.write('README.md updated\n');
   }
 }
-// Workload 11, the studio (its own process, its own servers; it writes its section of README.md itself).
-if (runs('11')) process.stdout.write(await runNode([join(dist, 'studio.js')]));
+// Workload 13, the studio (its own process, its own servers; it writes its section of README.md itself).
+if (runs('13')) process.stdout.write(await runNode([join(dist, 'studio.js')]));
 process.stderr.write(`done in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);

@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { median } from './measure.js';
 import { startBenchServer } from './postgres-server.js';
 
-// `pnpm --filter @agent-core/bench bench:studio` (and workload 11 of `pnpm bench`): the studio's first
+// `pnpm --filter @agent-core/bench bench:studio` (and workload 13 of `pnpm bench`): the studio's first
 // page of sessions over 100,000 stored sessions, on the file store and on PostgreSQL (target under
 // 300 ms), and a run of 1,000 steps rendered in Chromium (target under 1 s); then what Hono adds to a
 // request against node:http alone. Figures are medians; the first page is timed as a client on this

@@ -167,6 +167,20 @@ async function runCommand(
   });
   let conversation: Conversation | undefined;
   try {
+    if (args.command === 'replay') {
+      const { replayCommand } = await import('./commands/replay-command.js');
+      return await replayCommand(
+        {
+          id: args.target as string,
+          update: args.update,
+          tools: args.recordedTools ? 'recorded' : 'real',
+          json: args.json,
+        },
+        store,
+        settings,
+        { out, errors: process.stderr, style, errorStyle: styleFor(process.stderr, process.env) },
+      );
+    }
     if (settings.provider.notice !== undefined) process.stderr.write(`${settings.provider.notice}\n`);
     const listener = args.json
       ? (event: AgentEvent) => out.write(`${maskSecrets(JSON.stringify(event), config.secrets)}\n`)

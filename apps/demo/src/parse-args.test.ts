@@ -24,6 +24,19 @@ describe('parseCliArguments', () => {
       command: 'config-init',
       project: true,
     });
+    expect(parseCliArguments(['replay', 'abc', '--tools=recorded', '--update', '--json'])).toMatchObject({
+      command: 'replay',
+      target: 'abc',
+      recordedTools: true,
+      update: true,
+      json: true,
+      flags: {},
+    });
+    // Any other --tools names the packs today's agent gets, as for chat.
+    expect(parseCliArguments(['replay', 'abc', '--tools', 'fs'])).toMatchObject({
+      recordedTools: false,
+      flags: { tools: ['fs'] },
+    });
     expect(
       parseCliArguments(['studio', '--port', '0', '--open', '--store', 'postgres://db/agents']),
     ).toMatchObject({
@@ -75,16 +88,16 @@ describe('parseCliArguments', () => {
       [['studio', 'extra'], /studio takes no arguments/],
       [['chat', '--port', '1', 'hi'], /--port is an option of agent-core studio/],
       [['studio', '--no-session'], /the studio shows the stored ones/],
-      [
-        ['--json'],
-        /--json prints the events of runs as JSON lines: use it with chat, run, approve or worker/,
-      ],
+      [['--json'], /--json prints events as JSON lines: use it with chat, run, approve or worker/],
       [['worker', 'now'], /worker takes no arguments/],
       [['worker', '--concurrency', '0'], /--concurrency takes a positive number of runs/],
       [['--queue'], /--queue enqueues a prompt for the workers/],
       [['run', '--queue', '--no-session', 'hi'], /cannot be used with --no-session/],
       [['run', '--operation-id', 'x', 'hi'], /--operation-id names what --queue enqueues/],
       [['sessions', 'list', '--no-wait'], /--no-wait is for run --queue and approve/],
+      [['replay'], /replay needs a session id: agent-core replay SESSION/],
+      [['replay', 'a', 'b'], /Too many arguments for 'replay': b/],
+      [['chat', '--update', 'hi'], /--update re-records a stored session: use it with replay/],
     ];
     for (const [argv, message] of cases) {
       let thrown: unknown;

@@ -17,6 +17,7 @@ export type Command =
   | 'approvals'
   | 'approve'
   | 'acp'
+  | 'replay'
   | 'studio'
   | 'worker'
   | 'help'
@@ -55,6 +56,10 @@ export interface CliArguments {
   project: boolean;
   /** `sessions list --limit N` (default 50), `--all`. */
   limit: number | undefined;
+  /** `replay --update`: re-record the session's prompts from the live model into a new session. */
+  update: boolean;
+  /** `replay --tools=recorded`: every tool call answered from the stored session, none run. */
+  recordedTools: boolean;
   /** `studio --port N` (0: a free port), `--host ADDRESS`, `--open`. */
   port: number | undefined;
   host: string | undefined;
@@ -118,6 +123,14 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       throw new UsageError(
         `worker takes no arguments; got ${rest.join(' ')}. It serves the run queue of the configured postgres:// store.`,
       );
+  } else if (first === 'replay') {
+    command = 'replay';
+    target = rest[0];
+    if (target === undefined)
+      throw new UsageError(
+        'replay needs a session id: agent-core replay SESSION [--tools=recorded] [--update] [--json]',
+      );
+    if (rest.length > 1) throw new UsageError(`Too many arguments for 'replay': ${rest.slice(1).join(' ')}`);
   } else if (first === 'studio') {
     command = 'studio';
     if (rest.length > 0)
@@ -149,7 +162,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       );
   } else {
     throw new UsageError(
-      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, skills, config, acp, studio, worker; no command opens the REPL. Run 'agent-core --help'.`,
+      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, replay, skills, config, acp, studio, worker; no command opens the REPL. Run 'agent-core --help'.`,
     );
   }
   const prompt = command === 'chat' ? rest.join(' ').trim() : '';
@@ -157,10 +170,16 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     throw new UsageError('chat needs a prompt, e.g. agent-core chat "What is 15 * 3?"');
   if (values.session === '')
     throw new UsageError("--session needs a session id, or 'new' to start a session.");
-  if (values.json === true && !['chat', 'approve', 'worker'].includes(command))
+  if (values.json === true && !['chat', 'approve', 'replay', 'worker'].includes(command))
     throw new UsageError(
-      '--json prints the events of runs as JSON lines: use it with chat, run, approve or worker, not the REPL.',
+      '--json prints events as JSON lines: use it with chat, run, approve or worker (or with replay, for its report), not the REPL.',
     );
+  if (values.update === true && command !== 'replay')
+    throw new UsageError(
+      '--update re-records a stored session: use it with replay, e.g. agent-core replay SESSION --update',
+    );
+  // `replay --tools=recorded` answers every call from the stored session; any other --tools names packs.
+  const recordedTools = command === 'replay' && values.tools === 'recorded';
   const chosen = [
     values.session !== undefined,
     values.continue === true,
@@ -189,7 +208,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   return {
     command,
     prompt,
-    flags: flagsOf(values),
+    flags: flagsOf(recordedTools ? { ...values, tools: undefined } : values),
     yes: values.yes === true,
     noInput: values['no-input'] === true,
     json: values.json === true,
@@ -207,6 +226,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     force: values.force === true,
     project: values.project === true,
     limit: values.all === true ? Number.POSITIVE_INFINITY : limitOf(values.limit),
+    update: values.update === true,
+    recordedTools,
     port: portOf(values.port),
     host: hostOf(values.host),
     open: values.open === true,
@@ -325,6 +346,7 @@ function parse(argv: readonly string[]) {
       project: { type: 'boolean' },
       limit: { type: 'string' },
       all: { type: 'boolean' },
+      update: { type: 'boolean' },
       port: { type: 'string' },
       host: { type: 'string' },
       open: { type: 'boolean' },

@@ -12,6 +12,8 @@ Usage:
   agent-core sessions show ID               a session's history
   agent-core sessions rm ID                 delete a session
   agent-core sessions repair ID             cut a damaged session back to its last consistent point
+  agent-core replay SESSION                 re-run a stored session's prompts offline on its recorded replies with
+                [--tools=recorded] [--update]  today's prompt, tools and orchestrator: exit 0 reproduced, 1 diverged
   agent-core skills list                    the Agent Skills sessions in this folder get, where each comes
                                             from, the ones hidden by another, and the broken ones with why
   agent-core skills validate [DIR]          check the skills in DIR (a skill or a folder of skills; default
@@ -49,6 +51,7 @@ Options:
       --no-compact            never compact the history sent to the model
       --no-skills             no Agent Skills (.agents/skills/, .claude/skills/, ~/.config/agent-core/skills/)
       --json                  print every event as one JSON line (NDJSON), and nothing else on stdout
+      --update                replay: send the prompts to the live model instead, into a new session
       --queue                 with run: enqueue the prompt for 'agent-core worker' (a postgres:// store)
       --no-wait               with run --queue and approve of a queued session: return once enqueued
       --operation-id <id>     with run --queue: names the work, so the same command again runs nothing more

@@ -1,3 +1,4 @@
+import { noteRequests } from '@agent-core/cassette';
 import {
   type BeforeRunHook,
   modelSummarizer,
@@ -63,7 +64,8 @@ export interface MadeAgentOptions {
  * `session`), and calls `close()` when the session is put away. The options
  * hold the provider and model, orchestrator, tools (packs in the session's
  * folder, the configuration's MCP servers, the surface's), policy, context
- * window (`SessionWindow`: compaction, `/compact`) and the layered system prompt.
+ * window (`SessionWindow`: compaction, `/compact`) and the layered system prompt;
+ * its provider notes on each reply the request it answered (`noteRequests`).
  *
  * @example
  * const settings = await resolveSettings(config, { logger, warn });
@@ -113,7 +115,8 @@ export async function makeAgentOptions(
       })
     : undefined;
   const options: SessionAgentOptions = {
-    provider: provider.provider,
+    // Each reply notes the request it answered, so a stored session replays as a whole cassette (`agent-core replay`).
+    provider: noteRequests(provider.provider),
     model: provider.model,
     systemPrompt: systemPrompt.build,
     tools: [...tools.tools, ...skillToolList],

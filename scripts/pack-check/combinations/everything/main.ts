@@ -17,6 +17,7 @@ import {
   ToolRegistry,
 } from '@agent-core/core';
 import { serveAcp } from '@agent-core/acp';
+import { cassette } from '@agent-core/cassette';
 import '@agent-core/orchestrator-agentic';
 import '@agent-core/orchestrator-plan-execute';
 import '@agent-core/orchestrator-react';
@@ -120,4 +121,23 @@ assert.deepEqual(
   ],
 );
 assert.match(String(result.toolCalls[3]?.result), /Say hello warmly/);
+
+// A run recorded into memory, then replayed from its recording: the cassette answers, no model is asked.
+const recorder = await cassette({
+  cassette: { entries: [] },
+  provider: mock({ turns: [{ text: 'Recorded.' }] }),
+  mode: 'record',
+});
+await new Agent({ provider: recorder, model: 'mock', orchestrator: getOrchestrator('agentic') })
+  .prompt('Hi')
+  .result();
+const player = await cassette({ cassette: recorder.recorded() });
+const replayed = await new Agent({
+  provider: player,
+  model: 'mock',
+  orchestrator: getOrchestrator('agentic'),
+})
+  .prompt('Hi')
+  .result();
+assert.equal(replayed.text, 'Recorded.', replayed.error?.message);
 console.log(JSON.stringify({ text: result.text, tools: tools.map((tool) => tool.name) }));
