@@ -53,6 +53,29 @@ describe('parseCliArguments', () => {
     });
   });
 
+  it('reads the worker and the queue options', () => {
+    const worker = parseCliArguments(['worker', '--concurrency', '3', '--store', 'postgres://db/agents']);
+    expect(worker).toMatchObject({
+      command: 'worker',
+      flags: { concurrency: 3, store: 'postgres://db/agents' },
+    });
+    const queued = parseCliArguments([
+      'run',
+      '--queue',
+      '--no-wait',
+      '--operation-id',
+      'job-7',
+      'hello there',
+    ]);
+    expect(queued).toMatchObject({
+      command: 'chat',
+      prompt: 'hello there',
+      queue: true,
+      noWait: true,
+      operationId: 'job-7',
+    });
+  });
+
   it('refuses what it cannot use with a message that says what to do, marked as an agent-core error', () => {
     const cases: [string[], RegExp][] = [
       [['approve'], /approve needs a session id/],
@@ -65,7 +88,13 @@ describe('parseCliArguments', () => {
       [['studio', 'extra'], /studio takes no arguments/],
       [['chat', '--port', '1', 'hi'], /--port is an option of agent-core studio/],
       [['studio', '--no-session'], /the studio shows the stored ones/],
-      [['--json'], /--json prints the events of one run: use it with chat, run or approve/],
+      [['--json'], /--json prints events as JSON lines: use it with chat, run, approve or worker/],
+      [['worker', 'now'], /worker takes no arguments/],
+      [['worker', '--concurrency', '0'], /--concurrency takes a positive number of runs/],
+      [['--queue'], /--queue enqueues a prompt for the workers/],
+      [['run', '--queue', '--no-session', 'hi'], /cannot be used with --no-session/],
+      [['run', '--operation-id', 'x', 'hi'], /--operation-id names what --queue enqueues/],
+      [['sessions', 'list', '--no-wait'], /--no-wait is for run --queue and approve/],
       [['replay'], /replay needs a session id: agent-core replay SESSION/],
       [['replay', 'a', 'b'], /Too many arguments for 'replay': b/],
       [['chat', '--update', 'hi'], /--update re-records a stored session: use it with replay/],
