@@ -149,5 +149,22 @@ export interface BenchResults {
   skills?: SkillsResult;
   /** Workload 12; absent from runs before it existed or that skipped it. */
   recordReplay?: RecordReplayResult;
+  /** Workload 14; absent from runs before it existed or that skipped it. */
+  workers?: WorkersResult;
   pending: string[];
+}
+
+/** Workload 14: runs as jobs of @agent-core/workers (see `workloads/worker-pool.ts`). */
+export interface WorkersResult {
+  processes: number;
+  concurrency: number;
+  leaseMs: number;
+  /** Enqueue to first model request, one run at a time into idle workers. */
+  idlePickup: { p50Ms: number; p99Ms: number; samples: number };
+  /** Runs per second of the workers draining 1,000 runs queued before they started. */
+  backlog: { runs: number; runsPerSecond: number };
+  /** Enqueue to first model request of each of 1,000 runs enqueued at once, and runs per second over them. */
+  burst: { runs: number; p50Ms: number; p99Ms: number; runsPerSecond: number };
+  /** From a worker's SIGKILL mid-run to the run's next model request in another worker. */
+  recovery: { samplesMs: number[]; medianMs: number; maxMs: number };
 }

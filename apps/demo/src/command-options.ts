@@ -25,9 +25,9 @@ const runOptions = [
   'hide-thinking',
 ] as const;
 const optionsOf: Partial<Record<Command, readonly string[]>> = {
-  chat: [...runOptions, 'json', 'session', 'continue', 'no-session'],
+  chat: [...runOptions, 'json', 'session', 'continue', 'no-session', 'queue', 'no-wait', 'operation-id'],
   repl: [...runOptions, 'session', 'continue', 'no-session'],
-  approve: [...runOptions, 'json', 'deny', 'reason'],
+  approve: [...runOptions, 'json', 'deny', 'reason', 'no-wait'],
   approvals: [...storeOptions, 'json', 'log-level'],
   'sessions-list': [...storeOptions, 'json', 'limit', 'all', 'log-level'],
   'sessions-show': [...storeOptions, 'json', 'hide-thinking', 'log-level'],
@@ -39,6 +39,7 @@ const optionsOf: Partial<Record<Command, readonly string[]>> = {
   acp: [...configOptions, ...storeOptions, 'no-compact'],
   replay: [...runOptions, 'json', 'update'],
   studio: [...configOptions, ...storeOptions, 'port', 'host', 'open'],
+  worker: [...configOptions, ...storeOptions, 'concurrency', 'json', 'no-compact'],
   'skills-list': configOptions,
   'skills-validate': configOptions,
 };
@@ -60,7 +61,7 @@ export function optionProblem(
   for (const option of given) {
     if (option === 'debug' || option === 'help' || option === 'version' || allowed.includes(option)) continue;
     if (option === 'json')
-      return `--json prints JSON: chat, run, approve, replay, approvals, sessions list and sessions show take it; ${name} does not.`;
+      return `--json prints JSON: chat, run, approve, replay, worker, approvals, sessions list and sessions show take it; ${name} does not.`;
     const takes = allowed.length === 0 ? 'no options' : allowed.map((known) => `--${known}`).join(', ');
     return `${name} does not take --${option}; it takes ${takes}.`;
   }

@@ -7,6 +7,7 @@ import { approvalsCommand } from './commands/approvals-command.js';
 import { chatCommand } from './commands/chat-command.js';
 import { defaultStudioPort } from './commands/studio-port.js';
 import { configInit, configShow, configValidate } from './commands/config-commands.js';
+import { approveQueued, type QueueIo, runQueued } from './commands/queue-commands.js';
 import { readPrompt } from './commands/read-prompt.js';
 import type { RunIo } from './commands/run-io.js';
 import { listSessions, removeSession, repairSession, showSession } from './commands/sessions-commands.js';
@@ -22,6 +23,20 @@ import { Terminal } from './repl/terminal.js';
 import { Conversation, type SessionChoice } from './sessions/conversation.js';
 import { findSession } from './sessions/find-session.js';
 import { type OpenedStore, openStore } from './sessions/open-store.js';
+
+/** Resolves with what asked the worker to stop (SIGTERM, Ctrl-C); a second ask calls `force`. */
+function stopRequested(force: () => void): Promise<string> {
+  return new Promise((resolve) => {
+    let asked = false;
+    const ask = (signal: NodeJS.Signals) => {
+      if (asked) return force();
+      asked = true;
+      resolve(signal === 'SIGINT' ? 'Ctrl-C' : signal);
+    };
+    process.on('SIGTERM', ask);
+    process.on('SIGINT', ask);
+  });
+}
 
 /**
  * Runs every command but `--help` and `--version`: reads the configuration
@@ -65,6 +80,14 @@ async function run(args: CliArguments, config: CliConfig): Promise<number> {
       { store: storeLogger, run: runLogger },
       (message) => process.stderr.write(`agent-core: ${maskSecrets(message, config.secrets)}\n`),
     );
+  if (args.command === 'worker') {
+    const { workerCommand } = await import('./commands/worker-command.js');
+    return workerCommand(
+      config,
+      { runLogger, storeLogger },
+      { out, errors: process.stderr, json: args.json, stopRequested },
+    );
+  }
   const store = await openStore(args.noSession ? 'memory:' : config.store, storeLogger);
   try {
     return await runCommand({ ...args, prompt }, config, store, { runLogger, storeLogger });
@@ -108,6 +131,23 @@ async function runCommand(
         { port: args.port ?? defaultStudioPort, host: args.host, open: args.open },
         loggers,
       );
+  }
+  // A session id given by its start is the whole id from here on, for the queue as for this process.
+  if (args.command === 'approve')
+    args = { ...args, target: (await findSession(store, args.target as string, { summary: false })).id };
+  // Runs the workers serve: enqueued here, run there; Ctrl-C stops the waiting, never the run.
+  if ((args.command === 'chat' && args.queue) || args.command === 'approve') {
+    const waiting = new AbortController();
+    const stop = () => waiting.abort();
+    process.once('SIGINT', stop);
+    try {
+      const io: QueueIo = { out, errors: process.stderr, json: args.json, signal: waiting.signal };
+      if (args.command === 'chat') return await runQueued(config, store, args, io, storeLogger);
+      const queued = await approveQueued(config, store, args, io, storeLogger);
+      if (queued !== undefined) return queued;
+    } finally {
+      process.removeListener('SIGINT', stop);
+    }
   }
   const rich = !args.json && isRich(out, process.env);
   const renderer = args.json

@@ -53,6 +53,29 @@ describe('parseCliArguments', () => {
     });
   });
 
+  it('reads the worker and the queue options', () => {
+    const worker = parseCliArguments(['worker', '--concurrency', '3', '--store', 'postgres://db/agents']);
+    expect(worker).toMatchObject({
+      command: 'worker',
+      flags: { concurrency: 3, store: 'postgres://db/agents' },
+    });
+    const queued = parseCliArguments([
+      'run',
+      '--queue',
+      '--no-wait',
+      '--operation-id',
+      'job-7',
+      'hello there',
+    ]);
+    expect(queued).toMatchObject({
+      command: 'chat',
+      prompt: 'hello there',
+      queue: true,
+      noWait: true,
+      operationId: 'job-7',
+    });
+  });
+
   it('refuses what it cannot use with a message that says what to do, marked as an agent-core error', () => {
     const cases: [string[], RegExp][] = [
       [['approve'], /approve needs a session id/],
@@ -63,7 +86,7 @@ describe('parseCliArguments', () => {
       [['sessions', 'list', '--limit', '0'], /--limit takes a positive number/],
       [
         ['--json'],
-        /--json prints JSON: chat, run, approve, replay, approvals, sessions list and sessions show/,
+        /--json prints JSON: chat, run, approve, replay, worker, approvals, sessions list and sessions show/,
       ],
       [['chat', '--limit', '3', 'hi'], /chat does not take --limit; it takes --provider, /],
       [['sessions', 'rm', 'x', '--yes'], /sessions rm does not take --yes; it takes --store, --data-dir/],
@@ -73,6 +96,12 @@ describe('parseCliArguments', () => {
       [['studio', 'extra'], /studio takes no arguments/],
       [['chat', '--port', '1', 'hi'], /chat does not take --port/],
       [['studio', '--no-session'], /studio does not take --no-session/],
+      [['worker', 'now'], /worker takes no arguments/],
+      [['worker', '--concurrency', '0'], /--concurrency takes a positive number of runs/],
+      [['--queue'], /the REPL does not take --queue/],
+      [['run', '--queue', '--no-session', 'hi'], /cannot be used with --no-session/],
+      [['run', '--operation-id', 'x', 'hi'], /--operation-id names what --queue enqueues/],
+      [['sessions', 'list', '--no-wait'], /sessions list does not take --no-wait/],
       [['replay'], /replay needs a session id: agent-core replay SESSION/],
       [['replay', 'a', 'b'], /Too many arguments for 'replay': b/],
       [['chat', '--update', 'hi'], /chat does not take --update/],

@@ -20,6 +20,7 @@ export type Command =
   | 'acp'
   | 'replay'
   | 'studio'
+  | 'worker'
   | 'help'
   | 'version';
 
@@ -67,6 +68,12 @@ export interface CliArguments {
   port: number | undefined;
   host: string | undefined;
   open: boolean;
+  /** `run --queue`: enqueue the prompt for the workers instead of running it here. */
+  queue: boolean;
+  /** `--no-wait`: with `--queue` (or `approve` of a queued session), return once enqueued. */
+  noWait: boolean;
+  /** `--operation-id`: names what `--queue` enqueues, so the same command again runs nothing more. */
+  operationId: string | undefined;
 }
 
 /**
@@ -114,6 +121,12 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       throw new UsageError(
         `acp takes no arguments; got ${rest.join(' ')}. Its settings come from the options and the config.`,
       );
+  } else if (first === 'worker') {
+    command = 'worker';
+    if (rest.length > 0)
+      throw new UsageError(
+        `worker takes no arguments; got ${rest.join(' ')}. It serves the run queue of the configured postgres:// store.`,
+      );
   } else if (first === 'replay') {
     command = 'replay';
     target = rest[0];
@@ -153,7 +166,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       );
   } else {
     throw new UsageError(
-      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, replay, skills, config, acp, studio; no command opens the REPL. Run 'agent-core --help'.`,
+      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, replay, skills, config, acp, studio, worker; no command opens the REPL. Run 'agent-core --help'.`,
     );
   }
   // `chat -` reads the prompt from stdin; `chat` alone does when stdin is not a terminal (see readPrompt).
@@ -171,6 +184,16 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     values['no-session'] === true,
   ].filter(Boolean);
   if (chosen.length > 1) throw new UsageError('Choose one of --session, --continue and --no-session.');
+  if (values.queue === true && values['no-session'] === true)
+    throw new UsageError(
+      '--queue runs the prompt in a stored session that a worker loads; it cannot be used with --no-session.',
+    );
+  if (values['operation-id'] !== undefined && values.queue !== true)
+    throw new UsageError('--operation-id names what --queue enqueues; use it with run --queue.');
+  if (values['no-wait'] === true && values.queue !== true && command !== 'approve')
+    throw new UsageError(
+      '--no-wait is for run --queue and approve: they then return once the run is enqueued.',
+    );
   return {
     command,
     prompt,
@@ -198,6 +221,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     port: portOf(values.port),
     host: hostOf(values.host),
     open: values.open === true,
+    queue: values.queue === true,
+    noWait: values['no-wait'] === true,
+    operationId: values['operation-id'],
   };
 }
 
@@ -229,6 +255,7 @@ function flagsOf(values: ReturnType<typeof parse>['values']): ConfigFlags {
     ['dataDir', values['data-dir']],
     ['logLevel', logLevel],
     ['noSkills', values['no-skills'] === true ? true : undefined],
+    ['concurrency', concurrencyOf(values.concurrency)],
   ];
   for (const [key, value] of entries)
     if (value !== undefined) (flags as Record<string, unknown>)[key] = value;
@@ -249,6 +276,13 @@ function hostOf(text: string | undefined): string | undefined {
       `--host takes an address to listen on, such as 127.0.0.1 or 0.0.0.0; got '${text}'.`,
     );
   return text;
+}
+
+function concurrencyOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) === 0)
+    throw new UsageError(`--concurrency takes a positive number of runs; got '${text}'.`);
+  return Number(text);
 }
 
 function limitOf(text: string | undefined): number | undefined {
@@ -306,6 +340,10 @@ function parse(argv: readonly string[]) {
       port: { type: 'string' },
       host: { type: 'string' },
       open: { type: 'boolean' },
+      concurrency: { type: 'string' },
+      queue: { type: 'boolean' },
+      'no-wait': { type: 'boolean' },
+      'operation-id': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },

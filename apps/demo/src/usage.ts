@@ -26,6 +26,10 @@ Usage:
                                             Agent Client Protocol on stdin/stdout, with the config's store
   agent-core studio [--port N] [--open]     a local web app over the config's store: sessions, runs as
                 [--host ADDRESS]            timelines, the approvals inbox; prints its address with a token
+  agent-core worker --store postgres://...  run queued prompts with the configured agent, on any number of
+                [--concurrency N]           machines; SIGTERM or Ctrl-C lets the runs in flight finish
+  agent-core run --queue "<prompt>"         enqueue the prompt for the workers and wait for its answer
+                [--no-wait] [--operation-id ID]   (approve of a queued session enqueues its resume too)
 
 Options:
   -p, --provider <name>       anthropic, openai, mock (offline), or a [providers] name of the config
@@ -50,6 +54,10 @@ Options:
       --json                  chat, run, approve: every event as one JSON line, after a line naming the
                               session; replay: its report; approvals, sessions list, sessions show: one document
       --update                replay: send the prompts to the live model instead, into a new session
+      --queue                 with run: enqueue the prompt for 'agent-core worker' (a postgres:// store)
+      --no-wait               with run --queue and approve of a queued session: return once enqueued
+      --operation-id <id>     with run --queue: names the work, so the same command again runs nothing more
+      --concurrency <n>       with worker: runs at once in this process (default 4)
       --hide-thinking         do not show the model's thinking
       --log-level <level>     log the run as JSON lines on stderr: debug, info, warn or error
       --trace                 print the run's OpenTelemetry span tree with durations on stderr

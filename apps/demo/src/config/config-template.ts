@@ -77,4 +77,12 @@ export const configTemplate = `# agent-core configuration (TOML).
 # [mcp_servers.search]
 # url = "http://127.0.0.1:3000/mcp"
 # headers = { authorization = "Bearer ..." }
+
+# 'agent-core worker': runs queued prompts ('agent-core run --queue') with this agent, on any
+# number of machines sharing a postgres:// store, whose database holds the queue too.
+# [worker]
+# concurrency = 4          # runs at once per worker process (--concurrency)
+# lease_ms = 30000         # how long a dead worker keeps its runs before another takes them
+# drain_ms = 30000         # how long a stopping worker lets its runs finish before handing them on
+# schema = "agent_core_workers"
 `;

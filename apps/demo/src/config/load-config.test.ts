@@ -169,6 +169,28 @@ describe('config files', () => {
     expect(config.project.root).toBe(project);
   });
 
+  it('loadConfig: [worker] merges the file, AGENT_CORE_WORKER_CONCURRENCY and --concurrency key by key; bad values are named', async () => {
+    write(join(home, 'config', 'agent-core', 'config.toml'), '[worker]\nconcurrency = 2\nlease_ms = 5000\n');
+    const fromFile = await loadConfig({ env: env(), cwd: home });
+    expect(fromFile.values.worker).toEqual({ concurrency: 2, lease_ms: 5000 });
+    const fromEnvironment = await loadConfig({
+      env: { ...env(), AGENT_CORE_WORKER_CONCURRENCY: '6' },
+      cwd: home,
+    });
+    expect(fromEnvironment.values.worker).toEqual({ concurrency: 6, lease_ms: 5000 });
+    const fromFlag = await loadConfig({ env: env(), cwd: home, flags: { concurrency: 8 } });
+    expect(fromFlag.values.worker).toEqual({ concurrency: 8, lease_ms: 5000 });
+    expect(fromFlag.sources.get('worker.concurrency')).toEqual({ kind: 'flag', flag: '--concurrency' });
+    expect(
+      checkConfigFile({ worker: { concurrency: 0, lease_ms: 'long', schema: 'bad-name', drain: 1 } }).map(
+        (issue) => issue.path.join('.'),
+      ),
+    ).toEqual(['worker.concurrency', 'worker.lease_ms', 'worker.schema', 'worker.drain']);
+    await expect(
+      loadConfig({ env: { ...env(), AGENT_CORE_WORKER_CONCURRENCY: 'many' }, cwd: home }),
+    ).rejects.toThrow(/AGENT_CORE_WORKER_CONCURRENCY/);
+  });
+
   it('loadConfig: --base-url picks openai and its URL password is a secret; a bad variable is named', async () => {
     const config = await loadConfig({
       env: { ...env(), OPENAI_API_KEY: 'sk-test-key-123456' },

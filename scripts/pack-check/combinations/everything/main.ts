@@ -31,10 +31,18 @@ import '@agent-core/tools-shell';
 import { PostgresSessionStore } from '@agent-core/store-postgres';
 import { discoverSkills } from '@agent-core/skills';
 import { startStudio } from '@agent-core/studio';
+import { RunQueue } from '@agent-core/workers';
 
 // A store of sessions in PostgreSQL is made without connecting (nothing listens on port 9), and never names the password.
 const postgres = new PostgresSessionStore({ connectionString: 'postgres://agent:secret@127.0.0.1:9/agents' });
 assert.equal(postgres.where, 'postgres://agent@127.0.0.1:9/agents (schema public)');
+// So is a run queue: it loads neither its driver nor graphile-worker until first used.
+const queue = new RunQueue({
+  connectionString: 'postgres://agent:secret@127.0.0.1:9/agents',
+  store: postgres,
+});
+assert.equal(queue.where, 'postgres://agent@127.0.0.1:9/agents (schema agent_core_workers)');
+await queue.close();
 await postgres.close();
 
 // The studio serves its page from the package (built into dist/page/), on 127.0.0.1, only to the token's holder.
