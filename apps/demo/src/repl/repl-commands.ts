@@ -1,3 +1,4 @@
+import { noteRequests } from '@agent-core/cassette';
 import { type AgentRun, isModelMessage, loadedSkillNames } from '@agent-core/core';
 import { policyOf } from '../agent-settings.js';
 import { decisionsFor } from '../commands/approve-command.js';
@@ -169,7 +170,8 @@ async function switchModel(
   let resolved: ResolvedProvider;
   try {
     resolved = await chooseModel(settings, provider, model);
-    context.conversation.agent.setModel(resolved.model, resolved.provider);
+    // Noted as makeAgentOptions notes it, so the replies after a switch still replay as a cassette.
+    context.conversation.agent.setModel(resolved.model, noteRequests(resolved.provider));
   } catch (error) {
     context.say(
       `${(error as Error).message} Still on ${settings.provider.name}, model ${settings.provider.model}.`,
