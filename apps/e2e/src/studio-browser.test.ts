@@ -47,7 +47,9 @@ async function untilStatus(page: Page, id: string, status: string): Promise<void
   );
 }
 
-describe.skipIf(!available)('the studio in a browser', () => {
+// A test waits for the page (each wait up to `waitMs`), not for a fixed time: vitest's 5 s default would
+// fail a test on a loaded machine while the page it waits for is still on its way.
+describe.skipIf(!available)('the studio in a browser', { timeout: 120_000 }, () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -194,7 +196,7 @@ describe.skipIf(!available)('the studio in a browser', () => {
       const peer = new Child('studio-peer.mjs', ['run', store, notes, 'live-run', '6']);
       await peer.line((line) => line === 'created');
       const page = await signedIn('#/sessions/live-run');
-      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.locator('[data-testid="session-status"]').waitFor();
       peer.send('go');
       // The first tool call shows while the other process's run still goes on.
       await page.locator('li.bar-tool', { hasText: 'look' }).first().waitFor();

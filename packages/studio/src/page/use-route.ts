@@ -18,6 +18,8 @@ export function useRoute(): Route {
   useEffect(() => {
     const follow = () => setRoute(routeOf(location.hash));
     addEventListener('hashchange', follow);
+    // The hash may have changed between the first render and this effect, with no listener yet to hear it.
+    follow();
     return () => removeEventListener('hashchange', follow);
   }, []);
   return route;
