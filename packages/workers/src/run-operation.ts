@@ -55,7 +55,10 @@ export interface OperationRunnerOptions {
 }
 
 /** What becomes of a job: done (its operation settled or was never runnable), or handed on to run again after a delay. */
-export type JobDisposition = { kind: 'done' } | { kind: 'defer'; delayMs: number; reason: string };
+export type JobDisposition =
+  | { kind: 'done' }
+  /** `aborted`: a run this worker had started and stopped, as opposed to a job it gave back unstarted. */
+  | { kind: 'defer'; delayMs: number; reason: string; aborted?: true };
 
 /** Thrown when another worker took the operation over: the job is left to the engine, nothing is recorded. */
 export class SupersededError extends Error {
@@ -200,7 +203,7 @@ export class OperationRunner {
     if (result.terminateReason === 'aborted') {
       // Only a stop (or a lost lease) aborts a queued run: the run is handed on, to be continued from the log.
       if (!(await this.#rows.release(attempt))) throw new SupersededError(attempt.operationId);
-      return defer(0, 'the worker stopped the run to hand it on');
+      return { kind: 'defer', delayMs: 0, reason: 'the worker stopped the run to hand it on', aborted: true };
     }
     if (code === 'session_lease_lost') throw new SupersededError(attempt.operationId);
     if (code === 'session_busy' || code === 'session_conflict')

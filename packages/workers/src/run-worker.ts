@@ -195,7 +195,8 @@ export class RunWorker {
       if (disposition.kind === 'done') return;
       const operationId = (payload as { operationId: string }).operationId;
       const sessionId = await this.#sessionOf(operationId);
-      if (this.#state === 'stopping' && disposition.delayMs === 0) this.#handedOn++;
+      // Only runs the stop cut count: a job the engine hands this worker as it stops is given back unstarted.
+      if (this.#state === 'stopping' && disposition.aborted === true) this.#handedOn++;
       await addRunJob(
         this.#database,
         this.#database,
