@@ -79,10 +79,13 @@ export type {
   ModelCallResult,
   Orchestrator,
   OrchestratorContext,
+  OrchestratorTool,
   RunEnd,
   RunSettings,
   ToolExecution,
 } from './orchestrator/orchestrator.js';
+export { ContractError } from './orchestrator/contract-error.js';
+export type { ContractRule } from './orchestrator/contract-error.js';
 
 export {
   getDefaultOrchestratorName,

@@ -52,7 +52,7 @@ function buildRequest(context: RunContext, options: ModelCallOptions): ModelRequ
   const state = context.state;
   const shared = state.shared;
   const agentOptions = shared.options;
-  const messages = options.messages ?? context.modelMessages();
+  const messages = options.messages ?? context.sentMessages();
 
   const system = options.system ?? context.systemPrompt();
   const request: ModelRequest = { model: state.settings.model, messages };

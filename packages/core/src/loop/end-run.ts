@@ -21,12 +21,13 @@ export function endRun(
   orchestratorEnd: RunEnd,
   startedAt: number,
   parentSpanId?: string,
+  forced = false,
 ): AgentResult {
   const state = context.state;
   let end = orchestratorEnd;
   // A subagent still winding down after an abort reports nothing past this point.
   state.runAccess?.close();
-  const halt = state.halt;
+  const halt = forced ? undefined : state.halt;
   // Governance stopped the run (a pause or the guard): that, not the abort it used, is how the run ended.
   if (halt !== undefined) end = { reason: halt.reason, error: halt.error };
   // An abort that lands after the last check still ends the run as aborted.
@@ -41,6 +42,8 @@ export function endRun(
   } catch (error) {
     end = { reason: 'error', error: toAgentError(error) };
   }
+  // A turn the orchestrator left open (an early return, a throw) ends before the run does.
+  context.closeOpenTurn();
 
   const maxTurns = state.settings.maxTurns;
   let text = end.text;
@@ -96,7 +99,10 @@ export function endRun(
     );
   }
   if (end.output !== undefined) result.output = end.output;
-  if (end.reason === 'await_user') result.pendingApprovals = pendingApprovals ?? [];
+  if (end.reason === 'await_user') {
+    result.pendingApprovals = pendingApprovals ?? [];
+    if (state.orchestratorState !== undefined) result.orchestratorState = state.orchestratorState;
+  }
   if (end.outputValid !== undefined) result.outputValid = end.outputValid;
   if (result.error !== undefined && end.reason === 'error') {
     context.deliver({

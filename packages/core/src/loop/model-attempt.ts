@@ -6,6 +6,7 @@ import type { ModelEvent, ModelRequest, Provider } from '../provider/provider.js
 import { isProviderErrorKind, ProviderError } from '../provider/provider-error.js';
 import { EventKind } from '../events/run-events.js';
 import { type ModelCallWatch, watchModelCall } from './model-call-watch.js';
+import { StreamedCalls } from './streamed-calls.js';
 import type { RunContext } from './run-context.js';
 
 /**
@@ -63,6 +64,8 @@ export class ModelAttempt {
   #error: ProviderError | undefined;
   /** The text shown so far: kept when an abort cuts the stream off before the provider answers it. */
   #shown: string[] | undefined;
+  /** The tool calls streamed so far; made at the first tool-call event. */
+  #streamed: StreamedCalls | undefined;
 
   constructor(
     context: RunContext,
@@ -85,7 +88,7 @@ export class ModelAttempt {
     this.span = span;
     this.parentSpan = parent;
     if (request.model === state.settings.model) {
-      state.shared.events.emit(
+      state.events.emit(
         EventKind.messageStart,
         state.turn,
         state.seq++,
@@ -119,8 +122,11 @@ export class ModelAttempt {
     // Set before the provider runs, so a cut-off from the very start reaches this attempt.
     this.#watch.wake = this;
     // The run's calls share one signal and one options object (see SharedModelWatch); the
-    // signal is made when a provider first reads it.
-    this.#iterator = this.#provider.stream(this.#request, this.#watch.options)[Symbol.asyncIterator]();
+    // signal is made when a provider first reads it. The provider gets its own copy of the
+    // message list (the messages in it are frozen): nothing it does reaches the history.
+    const request = this.#request;
+    const sent: ModelRequest = { ...request, messages: request.messages.slice() };
+    this.#iterator = this.#provider.stream(sent, this.#watch.options)[Symbol.asyncIterator]();
     return this.next();
   }
 
@@ -178,12 +184,21 @@ export class ModelAttempt {
         (this.#shown ??= []).push(event.delta);
         const onTextDelta = this.#onTextDelta;
         if (onTextDelta !== undefined) onTextDelta(event.delta);
-        else state.shared.events.emit(EventKind.textDelta, state.turn, state.seq++, 0, 0, 0, event.delta);
+        else state.events.emit(EventKind.textDelta, state.turn, state.seq++, 0, 0, 0, event.delta);
         return false;
       }
       case 'thinking_delta':
         this.#visible = true;
-        state.shared.events.emit(EventKind.thinkingDelta, state.turn, state.seq++, 0, 0, 0, event.delta);
+        state.events.emit(EventKind.thinkingDelta, state.turn, state.seq++, 0, 0, 0, event.delta);
+        return false;
+      case 'toolcall_start':
+        (this.#streamed ??= new StreamedCalls()).start(event.id, event.name);
+        return false;
+      case 'toolcall_delta':
+        this.#streamed?.delta(event.id, event.delta);
+        return false;
+      case 'toolcall_end':
+        (this.#streamed ??= new StreamedCalls()).end(event.toolCall);
         return false;
       default:
         return false;
@@ -211,6 +226,11 @@ export class ModelAttempt {
   /** Why the attempt failed, once `settle` said `failed`. */
   get error(): ProviderError | undefined {
     return this.#error;
+  }
+
+  /** The tool calls the stream showed, when it showed any: `finish` keeps those the final message lacks. */
+  get streamed(): StreamedCalls | undefined {
+    return this.#streamed;
   }
 
   /** True once the stream showed text or thinking: a retry then discards what the user saw. */
@@ -289,7 +309,7 @@ export function endMessage(
 ): void {
   const state = context.state;
   if (error === undefined) {
-    state.shared.events.emit(EventKind.messageEnd, state.turn, state.seq++, span, parent, 0, message);
+    state.events.emit(EventKind.messageEnd, state.turn, state.seq++, span, parent, 0, message);
     return;
   }
   const event: AgentEventOf<'message_end'> = {

@@ -79,6 +79,11 @@ describe('ctx.modelMessages()', () => {
       orchestrator: recording([], live),
     });
     await plain.prompt('hi').result();
-    expect(live[0]).toBe(plain.messages);
+    // A read-only view of the live history: it grows with it and refuses changes.
+    expect(live[0]).toEqual(plain.messages);
+    expect(live[0]?.length).toBe(plain.messages.length);
+    expect(() => (live[0] as Message[]).push({ role: 'user', content: 'sneaked in' })).toThrow(
+      /read-only views of the history/,
+    );
   });
 });
