@@ -121,12 +121,15 @@ export class SessionJournal implements RunJournal {
       usage: result.usage,
       at,
       ...(pendingApprovals.length === 0 ? {} : { pendingApprovals }),
+      ...(result.orchestratorState === undefined ? {} : { orchestratorState: result.orchestratorState }),
       alwaysAllowedTools,
       ...(firstTrace === undefined ? {} : { trace: firstTrace }),
     });
     if (firstTrace !== undefined) state.trace = firstTrace;
     await this.flush();
     state.pendingApprovals = pendingApprovals;
+    if (result.orchestratorState === undefined) delete state.orchestratorState;
+    else state.orchestratorState = result.orchestratorState;
     state.alwaysAllowedTools = alwaysAllowedTools;
     state.status = statusAfterRun(result.terminateReason);
     state.updatedAt = at;
