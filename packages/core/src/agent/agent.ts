@@ -94,6 +94,16 @@ export class Agent {
     return structuredClone(this.#shared.approvals.pending);
   }
 
+  /**
+   * What the orchestrator saved (`ctx.saveState`) when the last run paused,
+   * as plain JSON: store it with the pause and pass it back as
+   * `orchestratorState` to a new Agent in any process; undefined when the last run did not pause.
+   */
+  get orchestratorState(): unknown {
+    const state = this.#shared.orchestratorState;
+    return state === undefined ? undefined : structuredClone(state);
+  }
+
   /** Tools a person allowed always (answer `allow_always`) in this session, as plain JSON. */
   get alwaysAllowedTools(): string[] {
     return [...this.#shared.approvals.alwaysAllowed];

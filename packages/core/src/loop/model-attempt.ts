@@ -208,12 +208,18 @@ export class ModelAttempt {
   /** Records what the provider (or a callback) threw while the stream was read. */
   threw(thrown: unknown): void {
     const provider = this.#provider;
+    // The history's messages are frozen: a provider that edits its request in place fails on them.
+    const edit =
+      thrown instanceof TypeError &&
+      /read[- ]only|frozen|not extensible|object is not extensible/i.test(thrown.message)
+        ? ". It changed its request in place, but a request's messages are the agent's frozen history: copy what you change"
+        : '';
     this.#error = ProviderError.isInstance(thrown)
       ? thrown
       : new ProviderError({
           kind: 'fatal',
           provider: provider.name,
-          message: `Provider '${provider.name}' threw instead of reporting an error event: ${toAgentError(thrown).message}`,
+          message: `Provider '${provider.name}' threw instead of reporting an error event: ${toAgentError(thrown).message}${edit}`,
           cause: thrown,
         });
   }

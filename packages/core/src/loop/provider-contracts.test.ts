@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  Agent,
+  type AssistantMessage,
+  defineTool,
+  historyProblems,
+  type LogFields,
+  type Logger,
+  type ModelEvent,
+  type ModelRequest,
+  type Provider,
+  type TextBlock,
+} from '../index.js';
+import { inlineProvider, textDone } from '../test-support/inline-provider.js';
+import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+
+// Each mistake a provider makes by accident, made on purpose: the agent's history stays as it
+// was, and nothing the model did is dropped or renamed without a word.
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'echoes',
+  parameters: z.object({ text: z.string() }),
+  execute: ({ text }) => text,
+});
+
+/** A provider that does `edit` to each request before answering `text`. */
+function editing(edit: (request: ModelRequest) => void): Provider {
+  return {
+    name: 'editing',
+    async *stream(request) {
+      edit(request);
+      yield textDone('ok');
+    },
+  };
+}
+
+function warnings(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const record = (message: string, fields?: LogFields) =>
+    lines.push(`${message} ${JSON.stringify(fields ?? {})}`);
+  return { lines, debug() {}, info() {}, warn: record, error: record };
+}
+
+describe('a provider cannot change the history it is sent', () => {
+  it("one that upper-cases the request's text in place fails with a clear error; the history keeps 'hello there'", async () => {
+    const provider = editing((request) => {
+      for (const message of request.messages)
+        if (typeof message.content === 'string')
+          (message as { content: string }).content = message.content.toUpperCase();
+    });
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      orchestrator: stepOrchestrator,
+      retry: { maxRetries: 0 },
+    });
+    const result = await agent.prompt('hello there').result();
+    expect(agent.messages[0]).toEqual({ role: 'user', content: 'hello there' });
+    expect(result.terminateReason).toBe('error');
+    expect(result.error?.message).toMatch(/changed its request in place.*copy what you change/);
+  });
+
+  it('one that edits a content block of an earlier reply leaves the stored reply as it was', async () => {
+    const provider = inlineProvider([
+      [textDone('first answer')],
+      async function* (request) {
+        const earlier = request.messages[1] as AssistantMessage;
+        try {
+          (earlier.content[0] as TextBlock).text = 'rewritten';
+        } catch {
+          // A provider that catches its own failure goes on with what it was sent.
+        }
+        yield textDone('second answer');
+      },
+    ]);
+    const agent = new Agent({ provider, model: 'm', orchestrator: stepOrchestrator });
+    await agent.prompt('one').result();
+    await agent.prompt('two').result();
+    expect((agent.messages[1] as AssistantMessage).content).toEqual([{ type: 'text', text: 'first answer' }]);
+  });
+
+  it('one that reorders, empties or extends the message list changes only its own copy', async () => {
+    const provider = inlineProvider([
+      async function* (request) {
+        (request.messages as unknown[]).reverse();
+        (request.messages as unknown[]).push({ role: 'user', content: 'injected' });
+        yield textDone('a');
+      },
+      async function* (request) {
+        (request.messages as unknown[]).length = 0;
+        yield textDone('b');
+      },
+    ]);
+    const agent = new Agent({
+      provider,
+      model: 'm',
+      orchestrator: stepOrchestrator,
+      messages: [{ role: 'user', content: 'before' }],
+    });
+    await agent.prompt('one').result();
+    await agent.prompt('two').result();
+    expect(agent.messages.map((message) => (message as { content: unknown }).content)).toEqual([
+      'before',
+      'one',
+      [{ type: 'text', text: 'a' }],
+      'two',
+      [{ type: 'text', text: 'b' }],
+    ]);
+  });
+});
+
+describe('tool calls a provider streams', () => {
+  function deltasOnly(done: AssistantMessage, ...events: ModelEvent[]): ModelEvent[] {
+    return [...events, { type: 'done', message: done }];
+  }
+
+  it('a call streamed only as deltas, missing from the done message, is run, and the provider is warned about', async () => {
+    const logger = warnings();
+    const provider = inlineProvider([
+      deltasOnly(
+        { role: 'assistant', content: [{ type: 'text', text: 'Let me echo.' }], stopReason: 'end_turn' },
+        { type: 'text_delta', delta: 'Let me echo.' },
+        { type: 'toolcall_start', id: 'streamed_1', name: 'echo' },
+        { type: 'toolcall_delta', id: 'streamed_1', delta: '{"text":' },
+        { type: 'toolcall_delta', id: 'streamed_1', delta: '"hi"}' },
+      ),
+      [textDone('done')],
+    ]);
+    const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator, logger });
+    const result = await agent.prompt('go').result();
+    expect(result.toolCalls.map((call) => [call.id, call.result, call.isError])).toEqual([
+      ['streamed_1', 'hi', false],
+    ]);
+    expect((agent.messages[1] as AssistantMessage).stopReason).toBe('tool_use');
+    expect(logger.lines.join('\n')).toMatch(/streamed tool calls its final message lacks.*streamed_1/);
+    expect(historyProblems(agent.messages)).toEqual([]);
+  });
+
+  it("a call whose toolcall_end came but the done message lacks is run with the end's input", async () => {
+    const provider = inlineProvider([
+      deltasOnly(
+        { role: 'assistant', content: [], stopReason: 'tool_use' },
+        { type: 'toolcall_start', id: 'ended_1', name: 'echo' },
+        {
+          type: 'toolcall_end',
+          toolCall: { type: 'toolCall', id: 'ended_1', name: 'echo', input: { text: 'from the end' } },
+        },
+      ),
+      [textDone('done')],
+    ]);
+    const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator });
+    const result = await agent.prompt('go').result();
+    expect(result.toolCalls.map((call) => call.result)).toEqual(['from the end']);
+  });
+
+  it('a streamed call whose arguments never became whole JSON gets an error result saying so, and is never run', async () => {
+    const provider = inlineProvider([
+      deltasOnly(
+        { role: 'assistant', content: [], stopReason: 'tool_use' },
+        { type: 'toolcall_start', id: 'cut_1', name: 'echo' },
+        { type: 'toolcall_delta', id: 'cut_1', delta: '{"text": "unfinish' },
+      ),
+      [textDone('done')],
+    ]);
+    const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator });
+    const result = await agent.prompt('go').result();
+    expect(result.toolCalls[0]?.isError).toBe(true);
+    expect(result.toolCalls[0]?.result).toMatch(/was not run: its streamed arguments are not complete JSON/);
+    expect(historyProblems(agent.messages)).toEqual([]);
+  });
+});
