@@ -278,6 +278,7 @@ function runState(run: RunStart, prepared: PreparedTools, setup: RunSetup | unde
     turnCalled: false,
     turnMessage: undefined,
     stopped: undefined,
+    stopTold: false,
     ended: false,
     onStop: undefined,
     resuming: run.input === undefined,

@@ -17,6 +17,13 @@ export function refuseLater<Value>(error: AgentError): Promise<Value> {
   });
 }
 
+/** A promise that resolves with `value` after a macrotask, for the same reason as `refuseLater`. */
+export function answerLater<Value>(value: Value): Promise<Value> {
+  return new Promise((resolve) => {
+    setTimeout(resolve, 0, value);
+  });
+}
+
 /** Why the run may not make another model call or run a tool: its abort or timeout, a governance halt, or a limit it was told of. */
 export function stopReason(state: RunState): TerminateReason | undefined {
   return state.stopCause ?? state.halt?.reason ?? state.stopped;

@@ -237,6 +237,8 @@ function failed(error: AgentError): ModelCallResult {
 function stopped(context: RunContext): ModelCallResult {
   const state = context.state;
   const reason = state.stopCause ?? 'aborted';
+  // Reported to the orchestrator: a model call or tool call it asks for after this is refused.
+  state.stopTold = true;
   return {
     ok: false,
     reason,

@@ -22,6 +22,7 @@ import { callModel } from './call-model.js';
 import { appendResult, executeTool, executeTools } from './execute-tool.js';
 import { takeHeld } from './held-results.js';
 import {
+  answerLater,
   checkEmitted,
   claimBatch,
   claimCall,
@@ -59,7 +60,11 @@ export class RunContext implements OrchestratorContext {
   }
 
   get aborted(): boolean {
-    return this.state.stopCause !== undefined;
+    const state = this.state;
+    if (state.stopCause === undefined) return false;
+    // Read as true: the orchestrator knows, and a helper it calls next is refused.
+    state.stopTold = true;
+    return true;
   }
 
   get runId(): string {
@@ -103,8 +108,15 @@ export class RunContext implements OrchestratorContext {
     const stop = this.#stopReason();
     if (stop !== undefined) {
       this.#stop(stop);
+      state.stopTold = true;
       return stop;
     }
+    this.#openTurn();
+    return undefined;
+  }
+
+  #openTurn(): void {
+    const state = this.state;
     // A turn the orchestrator left open ends here, so every turn_start has its turn_end.
     if (state.turnOpen) this.#closeTurn(state.turnMessage);
     state.turn++;
@@ -114,7 +126,6 @@ export class RunContext implements OrchestratorContext {
     state.turnCalled = false;
     state.turnMessage = undefined;
     state.events.emit(EventKind.turnStart, state.turn, state.seq++, span, 0, 0, undefined);
-    return undefined;
   }
 
   /** The reason the next turn may not start: a stop, a halt, a limit reported or reached, the guard. */
@@ -188,22 +199,45 @@ export class RunContext implements OrchestratorContext {
 
   callModel(options?: ModelCallOptions): Promise<ModelCallResult> {
     const state = this.state;
-    if (state.ended || stopReason(state) !== undefined) return refuseLater(stoppedError(state, 'callModel'));
-    if (state.pending.size > 0) return refuseLater(unansweredError(state.pending.list()));
-    const given = options?.messages;
-    if (given !== undefined) {
-      const dangling = danglingIn(given);
-      if (dangling.length > 0) return refuseLater(unansweredError(dangling));
+    if (state.ended) return refuseLater(runEndedError('callModel'));
+    let stop = stopReason(state);
+    if (stop === undefined) {
+      if (state.pending.size > 0) return refuseLater(unansweredError(state.pending.list()));
+      const given = options?.messages;
+      if (given !== undefined) {
+        const dangling = danglingIn(given);
+        if (dangling.length > 0) return refuseLater(unansweredError(dangling));
+      }
+      // Every model call is a turn: one made without nextTurn(), or a second in a turn, starts its own.
+      if (!state.turnOpen || state.turnCalled) {
+        stop = this.#stopReason();
+        if (stop === undefined) this.#openTurn();
+      }
     }
-    // Every model call is a turn: one made without nextTurn(), or a second in a turn, starts its own.
-    if (!state.turnOpen || state.turnCalled) {
-      if (this.nextTurn() !== undefined) return refuseLater(stoppedError(state, 'callModel'));
-    }
+    if (stop !== undefined) return this.#refuseCall(stop);
     state.turnCalled = true;
     const journal = state.journal;
     // One shared empty object for the common call without options: none allocated per step.
     if (journal === undefined) return callModel(this, options ?? noOptions);
     return this.#flushThenCall(journal, options ?? noOptions);
+  }
+
+  /**
+   * A model call the stopped run will not make: the first after a stop the
+   * orchestrator was not told of yet ends `ok: false` with the reason; any
+   * later one rejects. Both after a macrotask, so no loop can starve timers.
+   */
+  #refuseCall(stop: TerminateReason): Promise<ModelCallResult> {
+    const state = this.state;
+    this.#stop(stop);
+    const error = stoppedError(state, 'callModel');
+    if (state.stopTold) return refuseLater(error);
+    state.stopTold = true;
+    return answerLater({
+      ok: false,
+      reason: stop as Extract<ModelCallResult, { ok: false }>['reason'],
+      error,
+    });
   }
 
   /** Makes every message appended so far durable before the model sees it. */
@@ -218,7 +252,8 @@ export class RunContext implements OrchestratorContext {
 
   executeTool(call: ToolCallBlock): Promise<ToolResultMessage> {
     const state = this.state;
-    if (state.ended || stopReason(state) !== undefined)
+    // A stop the orchestrator was told of refuses the call; one it was not yet told of answers it as not run.
+    if (state.ended || (state.stopTold && stopReason(state) !== undefined))
       return refuseLater(stoppedError(state, 'executeTool'));
     const claimed = claimCall(state, call, 'executeTool');
     if (claimed instanceof ContractError) return refuseLater(claimed);
@@ -227,7 +262,7 @@ export class RunContext implements OrchestratorContext {
 
   executeTools(calls: readonly ToolCallBlock[]): Promise<ToolResultMessage[]> {
     const state = this.state;
-    if (state.ended || stopReason(state) !== undefined)
+    if (state.ended || (state.stopTold && stopReason(state) !== undefined))
       return refuseLater(stoppedError(state, 'executeTools'));
     const claimed = claimBatch(state, calls);
     if (claimed instanceof ContractError) return refuseLater(claimed);

@@ -88,6 +88,12 @@ export interface RunState {
   turnMessage: AssistantMessage | undefined;
   /** A limit or halt the run was told of (by `nextTurn` or a refused model call): no model call or tool runs after it. */
   stopped: TerminateReason | undefined;
+  /**
+   * True once the orchestrator was told the run stopped (`nextTurn` gave a
+   * reason, a model call ended `ok: false` for the stop, `ctx.aborted` read
+   * true): a model call or tool call it asks for after that is refused.
+   */
+  stopTold: boolean;
   /** True once the run's result is made: every helper refuses from then on. */
   ended: boolean;
   /** Called once when the run stops, to give the orchestrator `stopGraceMs` to return. */

@@ -41,11 +41,17 @@ export interface ModelCallOptions {
 /**
  * The outcome of `ctx.callModel`. On failure nothing was appended to the
  * history; `max_tokens` means the request alone would have exceeded what is
- * left of `limits.maxTokens`, so it was not sent.
+ * left of `limits.maxTokens`, so it was not sent; `max_turns` and
+ * `await_user` (and a stop) mean the run had stopped before the call, which
+ * was not made: return that reason from `run()`.
  */
 export type ModelCallResult =
   | { ok: true; message: AssistantMessage }
-  | { ok: false; reason: 'aborted' | 'timeout' | 'error' | 'max_tokens'; error: AgentError };
+  | {
+      ok: false;
+      reason: 'aborted' | 'timeout' | 'error' | 'max_tokens' | 'max_turns' | 'await_user';
+      error: AgentError;
+    };
 
 /** How a run ends, as an orchestrator reports it. Core builds the `AgentResult` from it. */
 export interface RunEnd {
@@ -97,10 +103,13 @@ export interface OrchestratorTool {
  *   and the result appended. A tool's failure is an error result, never a
  *   rejection; it rejects only for a broken rule (`ContractError`: a call that
  *   is not unanswered, already running or changed) or a stopped run.
- * - Once the run has stopped (aborted, timed out, paused, or a limit reported
- *   by `nextTurn` or `callModel`), a new `callModel` or `executeTool` rejects
- *   with `RunStoppedError` (after a macrotask, so a loop that ignores it cannot
- *   starve timers): return from `run()`. If `run()` does not return within
+ * - Once the run has stopped (aborted, timed out, paused, out of turns or
+ *   tokens), a model call is not made: the first ends `ok: false` with the
+ *   reason; once the orchestrator was told (`nextTurn` gave a reason, a model
+ *   call ended `ok: false` for the stop, `ctx.aborted` read true), a new
+ *   `callModel` or `executeTool` rejects with `RunStoppedError`. Both come
+ *   after a macrotask, so a loop that ignores them cannot starve timers:
+ *   return from `run()`. If `run()` does not return within
  *   `limits.stopGraceMs`, core ends the run without it (`error`,
  *   `orchestrator_unresponsive`) and every helper refuses from then on.
  * - Appending anything but a tool result while tool calls are unanswered

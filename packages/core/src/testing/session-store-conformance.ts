@@ -2,15 +2,10 @@ import type { SessionLogRecord } from '../session/session-event.js';
 import { newSessionState } from '../session/session-state.js';
 import type { SessionStore } from '../session/session-store.js';
 import { check, checkRejects, checkSameJson } from './assertions.js';
+import type { ConformanceHarness } from './conformance-case.js';
 import { crossProcessChecks, leaseChecks, type StoreCheck, stoppedHolderChecks } from './lease-checks.js';
 import { sampleEvents, sampleSessionState } from './session-fixtures.js';
 import { summaryChecks } from './summary-checks.js';
-
-/** The test functions of the caller's framework: vitest's or `node:test`'s `test` and `describe` fit. */
-export interface ConformanceHarness {
-  test(name: string, body: () => Promise<void>): unknown;
-  describe?(name: string, body: () => void): unknown;
-}
 
 /** Options of `sessionStoreConformance`. */
 export interface ConformanceOptions {
