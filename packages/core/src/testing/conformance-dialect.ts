@@ -49,6 +49,12 @@ export interface DialectReply {
  */
 export interface ConformanceDialect {
   reply(reply: AnswerReply | ToolsReply, request: ModelRequest): DialectReply;
+  /**
+   * A reply the orchestrator's own protocol needs for `request` that no
+   * scripted reply stands for (a plan, a summary), or undefined: such a
+   * request does not use up the script, so the kit's scripts drive the work.
+   */
+  ownReply?(request: ModelRequest): DialectReply | undefined;
 }
 
 /** Text, thinking and native tool calls, as the built-in `agentic` loop and most custom loops expect. */

@@ -29,6 +29,8 @@ const parameters = {
 export interface KitTools {
   tools: AnyTool[];
   executions: Map<string, number>;
+  /** Executions per tool name. */
+  runsByTool: Map<string, number>;
 }
 
 /**
@@ -39,6 +41,7 @@ export interface KitTools {
  */
 export function kitTools(): KitTools {
   const executions = new Map<string, number>();
+  const runsByTool = new Map<string, number>();
   const tools = kitToolNames.map((name) =>
     defineTool({
       name,
@@ -48,6 +51,7 @@ export function kitTools(): KitTools {
       timeoutMs: kitToolTimeoutMs,
       execute: (input, context) => {
         executions.set(context.toolCallId, (executions.get(context.toolCallId) ?? 0) + 1);
+        runsByTool.set(name, (runsByTool.get(name) ?? 0) + 1);
         const outcome = input.outcome as ToolOutcome;
         const text = `${name} result: ${'word '.repeat(Number(input.size))}`.trim();
         if (outcome === 'throw') throw new Error(`${name} failed on purpose`);
@@ -57,5 +61,5 @@ export function kitTools(): KitTools {
       },
     }),
   );
-  return { tools, executions };
+  return { tools, executions, runsByTool };
 }

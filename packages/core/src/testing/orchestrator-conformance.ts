@@ -233,7 +233,7 @@ async function pauseAndResume(setup: KitSetup): Promise<void> {
         resumes: [how],
       };
       const what = `a call waiting for approval, resumed (${how}) with '${decision}'`;
-      const { results, executions } = await named(setup, scenario, what);
+      const { results, runsByTool } = await named(setup, scenario, what);
       const [paused, resumed] = results;
       if (paused?.terminateReason !== 'await_user')
         throw new ConformanceFailure(
@@ -245,7 +245,7 @@ async function pauseAndResume(setup: KitSetup): Promise<void> {
           'resume_completes',
           `${what}: the resumed run ended ${resumed?.terminateReason}${resumed?.error === undefined ? '' : `: ${resumed.error.message}`}`,
         );
-      const ran = executions.get(call.id) ?? 0;
+      const ran = runsByTool.get(call.name) ?? 0;
       if (ran !== (decision === 'allow' ? 1 : 0))
         throw new ConformanceFailure('approved_call_runs_once', `${what}: the call ran ${ran} times`);
     }

@@ -77,7 +77,7 @@ function watched(
  * Throws `ConformanceFailure` on the first broken rule.
  */
 export async function runScenario(setup: KitSetup, scenario: Scenario): Promise<ScenarioOutcome> {
-  const { tools, executions } = kitTools();
+  const { tools, executions, runsByTool } = kitTools();
   let next = 0;
   let wrappingUp = false;
   const model = scriptedModel((): ScriptedReply | 'hang' => {
@@ -207,13 +207,15 @@ export async function runScenario(setup: KitSetup, scenario: Scenario): Promise<
     );
   for (const [id, count] of executions)
     if (count > 1) throw new ConformanceFailure('tool_runs_once', `tool call ${id} ran ${count} times`);
-  return { results, executions, eventCounts, returnedAt: returns };
+  return { results, executions, runsByTool, eventCounts, returnedAt: returns };
 }
 
 /** What a scenario's runs gave: each run's result in order (the prompt's first), and each call id's executions. */
 export interface ScenarioOutcome {
   results: AgentResult[];
   executions: ReadonlyMap<string, number>;
+  /** Executions per tool name. */
+  runsByTool: ReadonlyMap<string, number>;
   /** How many events each run emitted. */
   eventCounts: number[];
   /** For each run, the event count when the orchestrator's run() returned (undefined: it never did). */

@@ -28,7 +28,8 @@ export function scriptedModel(
     async *stream(request, options = {}): AsyncGenerator<ModelEvent> {
       requests.push({ ...request, messages: request.messages.slice() });
       const signal = options.signal;
-      const scripted = next(request);
+      const own = dialect.ownReply?.(request);
+      const scripted = own === undefined ? next(request) : { kind: 'answer' as const, text: '' };
       const partial: AssistantMessage = {
         role: 'assistant',
         content: [],
@@ -55,7 +56,7 @@ export function scriptedModel(
         };
         return;
       }
-      const reply = dialect.reply(scripted, request);
+      const reply = own ?? dialect.reply(scripted, request);
       const content: AssistantMessage['content'] = [];
       let produced = 0;
       if (reply.thinking !== undefined && reply.thinking !== '') {
