@@ -17,3 +17,16 @@ export type {
   ScriptedReply,
   ToolsReply,
 } from './conformance-dialect.js';
+export { providerConformance } from './provider-conformance.js';
+export type { ProviderCapabilities, ProviderConformanceOptions } from './provider-conformance.js';
+export type {
+  KitAnswer,
+  ProviderWire,
+  WireEndpoint,
+  WirePart,
+  WireReply,
+  WireResponse,
+  WireServe,
+  WireUsage,
+} from './provider-wire.js';
+export { collectModelEvents, finalError, finalMessage } from './stream-events.js';
