@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startCompatibleServer } from './test-support/compatible-server.js';
-import { runCli } from './test-support/run-cli.js';
+import { makeHome, runCli } from './test-support/run-cli.js';
 
 /** Runs the built binary as a user would, without any API key in its environment. */
 function run(args: string[], stdin?: string, cwd?: string) {
@@ -40,6 +40,19 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
       expect(stdout.trimEnd().split('\n').at(-1)).toBe('15 * 3 = 45 and 10 + 5 = 15.');
     },
   );
+
+  it('plan-execute picked mid-session sums up only the calls of its own plan', async () => {
+    const home = makeHome();
+    const first = await runCli(['chat', '--session', 'new', 'What time is it?'], { home });
+    const id = /new session (\S+) \(stored in /.exec(first.stderr)?.[1] as string;
+    const { code, stdout } = await runCli(
+      ['chat', '--session', id, '--orchestrator', 'plan-execute', 'What is 2 + 3?'],
+      { home },
+    );
+    expect(code).toBe(0);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('2 + 3 = 5.');
+    expect(stdout).not.toContain('undefined');
+  });
 
   it('--json prints every event as one JSON line, in order', async () => {
     const { code, stdout } = await run(['chat', '--json', 'What is 2 * 21?']);

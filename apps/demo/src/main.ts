@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type AgentEvent, type Logger, stderrLogger } from '@agent-core/core';
-import { type SettingsExtras, resolveSettings } from './agent-settings.js';
+import { resolveSettings } from './agent-settings.js';
 import { allowEverything, inlineApprover } from './approvals/inline-approver.js';
 import { approveCommand } from './commands/approve-command.js';
 import { approvalsCommand } from './commands/approvals-command.js';
@@ -14,7 +14,6 @@ import { stateDirectory } from './config/xdg-paths.js';
 import { EventRenderer } from './output/render-events.js';
 import { isRich, styleFor } from './output/terminal-style.js';
 import type { CliArguments } from './parse-args.js';
-import { connectMcp } from './plugins/resolve-tools.js';
 import { InputHistory } from './repl/input-history.js';
 import { Terminal } from './repl/terminal.js';
 import { Conversation, type SessionChoice } from './sessions/conversation.js';
@@ -47,7 +46,12 @@ async function run(args: CliArguments, config: CliConfig): Promise<number> {
   const storeLogger = runLogger ?? maskingLogger(stderrLogger('warn'), config.secrets);
   if (args.command === 'config-show') return configShow(config, out);
   // stdout carries only the protocol: the server logs to stderr, at warn unless a level is set.
-  if (args.command === 'acp') return (await import('./acp/run-acp.js')).runAcp(config, storeLogger);
+  if (args.command === 'acp')
+    return (await import('./acp/run-acp.js')).runAcp(
+      config,
+      { store: storeLogger, run: runLogger },
+      (message) => process.stderr.write(`agent-core: ${maskSecrets(message, config.secrets)}\n`),
+    );
   const store = await openStore(args.noSession ? 'memory:' : config.store, storeLogger);
   try {
     return await runCommand(args, config, store, { runLogger, storeLogger });
@@ -103,17 +107,19 @@ async function runCommand(
           return answer;
         }, renderer?.style ?? style)
       : undefined;
-  const mcp = await connectMcp(config.values.mcp_servers ?? {});
-  for (const failure of mcp.failures)
-    process.stderr.write(`agent-core: ${maskSecrets(failure, config.secrets)}\n`);
+  const settings = await resolveSettings(config, {
+    ...(approve === undefined ? {} : { approve }),
+    ...(runLogger === undefined ? {} : { logger: runLogger }),
+    compact: !args.noCompact,
+    warn: (message) => process.stderr.write(`agent-core: ${maskSecrets(message, config.secrets)}\n`),
+  });
+  let conversation: Conversation | undefined;
   try {
-    const extras: SettingsExtras = { approve, logger: runLogger, compact: !args.noCompact, mcp };
-    const settings = await resolveSettings(config, extras);
     if (settings.provider.notice !== undefined) process.stderr.write(`${settings.provider.notice}\n`);
     const listener = args.json
       ? (event: AgentEvent) => out.write(`${maskSecrets(JSON.stringify(event), config.secrets)}\n`)
       : (renderer as EventRenderer).listener;
-    const conversation = await Conversation.open(
+    conversation = await Conversation.open(
       { store, settings, listener, logger: storeLogger, notify: (line) => process.stderr.write(`${line}\n`) },
       sessionChoice(args),
     );
@@ -140,7 +146,8 @@ async function runCommand(
     const history = new InputHistory(join(stateDirectory(process.env), 'history'));
     return await repl({ conversation, terminal, history, io });
   } finally {
-    await mcp.close();
+    await conversation?.close();
+    await settings.close();
   }
 }
 

@@ -127,17 +127,23 @@ function respondInProtocol(request: ModelRequest, prompt: string): MockTurn | un
     return { text: JSON.stringify({ steps }) };
   }
   if (prompt.startsWith('All steps are done')) {
+    // Only the calculator calls of this plan's steps: the history before its plan may hold any tool's calls.
+    const planned = request.messages.findLastIndex(
+      (message) => message.role === 'user' && /write a (new )?plan/i.test(textOf(message)),
+    );
     const parts: string[] = [];
-    const inputs = new Map<string, unknown>();
-    for (const message of request.messages) {
+    const expressions = new Map<string, string>();
+    for (const message of request.messages.slice(planned + 1)) {
       if (message.role === 'assistant') {
         for (const block of message.content)
-          if (block.type === 'toolCall') inputs.set(block.id, block.input.expression);
+          if (block.type === 'toolCall' && typeof block.input.expression === 'string')
+            expressions.set(block.id, block.input.expression);
       } else if (message.role === 'toolResult' && !message.isError) {
-        parts.push(`${String(inputs.get(message.toolCallId))} = ${textOf(message)}`);
+        const expression = expressions.get(message.toolCallId);
+        if (expression !== undefined) parts.push(`${expression} = ${textOf(message)}`);
       }
     }
-    return { text: `${joinAnd(parts)}.` };
+    return { text: parts.length > 0 ? `${joinAnd(parts)}.` : 'I had nothing to compute.' };
   }
   return undefined;
 }

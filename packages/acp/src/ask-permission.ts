@@ -1,3 +1,4 @@
+import type { Diff } from '@agentclientprotocol/sdk';
 import type { AnyTool, PendingApproval } from '@agent-core/core';
 import { answerOf, type PermissionAnswer, permissionOptions } from './permission-options.js';
 import { viewOfToolCall } from './tool-call-view.js';
@@ -9,6 +10,8 @@ export interface PermissionQuestion {
   approval: PendingApproval;
   tool: AnyTool | undefined;
   cwd: string;
+  /** The change a write or edit call would make, shown with the question. */
+  diff?: Diff;
   /** Aborted by a cancel: the request is withdrawn and the answer is `cancelled`. */
   signal: AbortSignal;
 }
@@ -44,6 +47,7 @@ export async function askPermission(
           status: 'pending',
           locations: view.locations,
           rawInput: approval.input,
+          ...(question.diff === undefined ? {} : { content: [{ type: 'diff', ...question.diff }] }),
         },
         options: permissionOptions,
       },

@@ -1,6 +1,12 @@
-import { RequestError, type SessionConfigOption, type SessionModeState } from '@agentclientprotocol/sdk';
+import {
+  RequestError,
+  type SessionConfigOption,
+  type SessionConfigSelectGroup,
+  type SessionConfigSelectOption,
+  type SessionModeState,
+} from '@agentclientprotocol/sdk';
 import { type PolicyProfileName, policyProfileNames } from '@agent-core/core';
-import type { ServeAcpOptions } from './serve-acp-options.js';
+import type { AcpModelChoice, ServeAcpOptions } from './serve-acp-options.js';
 import type { AcpSessionConfig } from './session-record.js';
 
 const policyDescriptions: Record<PolicyProfileName, string> = {
@@ -30,6 +36,69 @@ export function defaultConfig(options: ServeAcpOptions): AcpSessionConfig {
   return config;
 }
 
+/**
+ * A stored config as this server can apply it: a model, orchestrator or
+ * policy it no longer offers (the configuration changed since) is replaced
+ * by the default, and `dropped` names what was replaced.
+ */
+export function offeredConfig(
+  options: ServeAcpOptions,
+  config: AcpSessionConfig,
+): { config: AcpSessionConfig; dropped: string[] } {
+  const defaults = defaultConfig(options);
+  const result: AcpSessionConfig = { ...defaults, ...config };
+  const dropped: string[] = [];
+  const check = (key: keyof AcpSessionConfig, offered: readonly string[]) => {
+    const value = result[key];
+    if (value === undefined || offered.includes(value)) return;
+    dropped.push(`${key} '${value}'`);
+    if (defaults[key] === undefined) delete result[key];
+    else result[key] = defaults[key];
+  };
+  if (options.models !== undefined)
+    check(
+      'model',
+      options.models.map((model) => model.id),
+    );
+  if (options.createAgent !== undefined && options.orchestrators !== undefined)
+    check('orchestrator', options.orchestrators);
+  if (offeredPolicies(options).length > 0) check('policy', offeredPolicies(options));
+  return { config: result, dropped };
+}
+
+/** The model picker's options: grouped when any model names a group, in the order groups first appear. */
+function modelOptions(
+  models: readonly AcpModelChoice[],
+): SessionConfigSelectOption[] | SessionConfigSelectGroup[] {
+  const optionOf = (choice: AcpModelChoice): SessionConfigSelectOption => {
+    const description = choice.unavailable ?? choice.description;
+    return {
+      value: choice.id,
+      name: choice.name ?? choice.id,
+      ...(description === undefined ? {} : { description }),
+    };
+  };
+  if (models.every((choice) => choice.group === undefined)) return models.map(optionOf);
+  const groups: SessionConfigSelectGroup[] = [];
+  for (const choice of models) {
+    const name = choice.group ?? 'Other';
+    let group = groups.find((candidate) => candidate.name === name);
+    if (group === undefined) {
+      group = { group: name, name, options: [] };
+      groups.push(group);
+    }
+    group.options.push(optionOf(choice));
+  }
+  return groups;
+}
+
+/** Every value of a select option's options, groups flattened. */
+function valuesOf(options: SessionConfigSelectOption[] | SessionConfigSelectGroup[]): string[] {
+  return options.flatMap((option) =>
+    'group' in option ? option.options.map((inner) => inner.value) : [option.value],
+  );
+}
+
 /** The config options an editor shows as pickers, with their current values. */
 export function configOptionsOf(options: ServeAcpOptions, config: AcpSessionConfig): SessionConfigOption[] {
   const result: SessionConfigOption[] = [];
@@ -40,11 +109,7 @@ export function configOptionsOf(options: ServeAcpOptions, config: AcpSessionConf
       category: 'model',
       type: 'select',
       currentValue: config.model,
-      options: options.models.map((choice) => ({
-        value: choice.id,
-        name: choice.name ?? choice.id,
-        ...(choice.description === undefined ? {} : { description: choice.description }),
-      })),
+      options: modelOptions(options.models),
     });
   }
   if (
@@ -101,12 +166,19 @@ export function changedConfig(
       `unknown config option '${configId}'; this session has ${ids.length === 0 ? 'none' : ids.join(', ')}`,
     );
   }
-  const values = (known.options as { value: string }[]).map((option) => option.value);
+  const values = valuesOf(known.options);
   if (typeof value !== 'string' || !values.includes(value)) {
     throw RequestError.invalidParams(
       { configId, value },
       `'${String(value)}' is not a value of '${configId}'; choose one of ${values.join(', ')}`,
     );
   }
+  const unavailable =
+    configId === 'model' ? options.models?.find((choice) => choice.id === value)?.unavailable : undefined;
+  if (unavailable !== undefined)
+    throw RequestError.invalidParams(
+      { configId, value },
+      `the model '${value}' cannot be used now: ${unavailable}`,
+    );
   return { ...config, [configId]: value };
 }

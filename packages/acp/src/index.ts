@@ -5,6 +5,8 @@ export type {
   AcpAgentSetup,
   AcpAuthOptions,
   AcpClientAccess,
+  AcpCommand,
+  AcpCommandContext,
   AcpModelChoice,
   AcpSessionContext,
   ServeAcpOptions,

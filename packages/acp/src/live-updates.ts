@@ -1,4 +1,4 @@
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { Diff, SessionUpdate } from '@agentclientprotocol/sdk';
 import {
   type AgentEvent,
   type AgentMessage,
@@ -6,6 +6,7 @@ import {
   messageText,
   type ToolCallBlock,
 } from '@agent-core/core';
+import { editDiffOf, isEditCall, type ReadCurrentText } from './edit-diff.js';
 import { PlanTracker } from './plan-tracker.js';
 import type { RecordedPlan } from './session-record.js';
 import { contentOfToolResult, viewOfToolCall } from './tool-call-view.js';
@@ -29,8 +30,12 @@ export interface LiveUpdatesOptions {
   send(update: SessionUpdate): void;
   /** The model's context window in tokens, when known: usage is shown against it. */
   contextSize?(): number | undefined;
+  /** What the session cost before the current run, in US dollars: the usage shows the session's whole cost. */
+  costBefore?(): number | undefined;
   /** Called at the end of every run with how its messages were shown. */
   onRunEnd?(display: RunDisplay): void;
+  /** Reads a file as the editor has it, for the diff of a write or edit before it runs; none: no such diff. */
+  readText?: ReadCurrentText;
 }
 
 type Shown = 'text' | 'thought' | 'none';
@@ -50,6 +55,9 @@ export class LiveUpdates {
   #attempt = { text: 0, thinking: 0 };
   #answers: { text: string; shown: Shown }[] = [];
   #plans: RecordedPlan[] = [];
+  /** The diffs of write and edit calls, read before they run: shown while pending, kept for their result. */
+  readonly #previews = new Map<string, Promise<Diff | undefined>>();
+  readonly #diffs = new Map<string, Diff>();
 
   constructor(options: LiveUpdatesOptions) {
     this.#options = options;
@@ -83,17 +91,28 @@ export class LiveUpdates {
       }
       case 'tool_call_start':
         this.#announce(event.toolCall);
+        void this.previewOf(event.toolCall);
         return;
-      case 'tool_call_end':
+      case 'tool_call_end': {
+        const id = event.toolCall.id;
         this.#announce(event.toolCall);
         send({
           sessionUpdate: 'tool_call_update',
-          toolCallId: event.toolCall.id,
+          toolCallId: id,
           status: event.isError ? 'failed' : 'completed',
-          content: contentOfToolResult(event.toolCall, event.result, event.isError, this.#options.cwd),
+          content: contentOfToolResult(
+            event.toolCall,
+            event.result,
+            event.isError,
+            this.#options.cwd,
+            this.#diffs.get(id),
+          ),
         });
+        this.#forget(id);
         return;
+      }
       case 'tool_skipped':
+        this.#forget(event.toolCall.id);
         this.#announce(event.toolCall);
         send({
           sessionUpdate: 'tool_call_update',
@@ -113,11 +132,13 @@ export class LiveUpdates {
         const size = this.#options.contextSize?.();
         if (size === undefined) return;
         const used = event.usage.input + event.usage.cacheRead + event.usage.cacheWrite + event.usage.output;
+        const cost =
+          event.total.cost === undefined ? undefined : (this.#options.costBefore?.() ?? 0) + event.total.cost;
         send({
           sessionUpdate: 'usage_update',
           used,
           size,
-          ...(event.total.cost === undefined ? {} : { cost: { amount: event.total.cost, currency: 'USD' } }),
+          ...(cost === undefined ? {} : { cost: { amount: cost, currency: 'USD' } }),
         });
         return;
       }
@@ -140,6 +161,41 @@ export class LiveUpdates {
   /** Marks a call as running: its tool has started (called by the wrapped tool). */
   toolStarted(toolCallId: string): void {
     this.#options.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' });
+  }
+
+  /**
+   * The diff of a write or edit call, read from the file before the call runs
+   * (once per call): the pending call is updated with it, the permission
+   * request and the result carry it. Undefined for other calls.
+   */
+  previewOf(call: ToolCallBlock): Promise<Diff | undefined> {
+    const known = this.#previews.get(call.id);
+    if (known !== undefined) return known;
+    const read = this.#options.readText;
+    if (read === undefined || !isEditCall(call)) return Promise.resolve(undefined);
+    const preview: Promise<Diff | undefined> = editDiffOf(call, this.#options.cwd, read).then((diff) => {
+      // A call that ended (or was skipped) meanwhile shows its result, not a late preview.
+      if (diff === undefined || this.#previews.get(call.id) !== preview) return diff;
+      this.#diffs.set(call.id, diff);
+      this.#options.send({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: call.id,
+        content: [{ type: 'diff', ...diff }],
+      });
+      return diff;
+    });
+    this.#previews.set(call.id, preview);
+    return preview;
+  }
+
+  /** Resolves once the call's file was read for its diff (a write must not change it first). */
+  async beforeToolRuns(toolCallId: string): Promise<void> {
+    await this.#previews.get(toolCallId);
+  }
+
+  #forget(toolCallId: string): void {
+    this.#previews.delete(toolCallId);
+    this.#diffs.delete(toolCallId);
   }
 
   #announce(call: ToolCallBlock): void {

@@ -1,6 +1,7 @@
 import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { AgentMessage, AnyTool, ToolCallBlock } from '@agent-core/core';
 import type { AcpSessionRecord } from './session-record.js';
+import { inputDiffOf } from './edit-diff.js';
 import { contentOfToolResult, viewOfToolCall } from './tool-call-view.js';
 
 /**
@@ -10,6 +11,8 @@ import { contentOfToolResult, viewOfToolCall } from './tool-call-view.js';
  * where they were shown. What the record says was hidden stays hidden. A call
  * that ran and failed shows `pending` then `failed` (the history does not say
  * whether it had started); a call still waiting for approval shows `pending`.
+ * A write's or an edit's diff comes from its input: an overwrite shows its
+ * new text only, as the file it replaced is not stored.
  */
 export function replayHistory(
   history: readonly AgentMessage[],
@@ -39,6 +42,14 @@ export function replayHistory(
       locations: view.locations,
       rawInput: call.input,
     });
+    // The live stream showed a write's or an edit's diff before the call ran.
+    const diff = inputDiffOf(call, record.cwd);
+    if (diff !== undefined)
+      updates.push({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: call.id,
+        content: [{ type: 'diff', ...diff }],
+      });
   };
   history.forEach((message, index) => {
     showPlans(index);

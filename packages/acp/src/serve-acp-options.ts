@@ -11,6 +11,7 @@ import type {
   Logger,
   PolicyProfileName,
   Provider,
+  Session,
   SessionAgentOptions,
   SessionManager,
   SessionStore,
@@ -40,14 +41,24 @@ export interface AcpSessionContext {
   /** The MCP servers the editor asks the session to use: connect them, and close them in `close()`. */
   mcpServers: McpServer[];
   client: AcpClientAccess;
-  /** The config choices of the session (model, orchestrator, policy); the server applies them to the options returned. */
+  /** The config choices of the session as it opens (model, orchestrator, policy); the server applies them to the options returned. */
   config: AcpSessionConfig;
+  /** The session's config choices as they are now: the editor may change the mode (policy) between prompts without the agent being made again. */
+  currentConfig(): AcpSessionConfig;
   /** The session's stored metadata. */
   metadata: Record<string, unknown>;
 }
 
-/** The agent options of one session, and what to do when the session closes (close its MCP servers). */
-export type AcpAgentSetup = SessionAgentOptions & { close?: () => void | Promise<void> };
+/**
+ * The agent options of one session, what to do when the session closes (close
+ * its MCP servers), and the size of its context window in tokens for the
+ * session's current provider and model, for the editor's usage display
+ * (default: the provider's `modelInfo(model).contextWindow`).
+ */
+export type AcpAgentSetup = SessionAgentOptions & {
+  close?: () => void | Promise<void>;
+  contextSize?: (provider: Provider, model: string) => number | undefined;
+};
 
 /** Makes the agent of a session; called when a session is created, loaded or resumed in this process. */
 export type AcpAgentFactory = (context: AcpSessionContext) => AcpAgentSetup | Promise<AcpAgentSetup>;
@@ -59,10 +70,31 @@ export interface AcpModelChoice {
   /** Shown in the picker; default `id`. */
   name?: string;
   description?: string;
+  /** The picker's group (e.g. the provider's name); with groups, models are shown under them in order. */
+  group?: string;
   /** The model name passed to the provider. */
   model: string;
-  /** The provider to switch to; default the session's current one. */
-  provider?: Provider;
+  /** The provider to switch to, or a function that makes it (called when picked); default the session's current one. */
+  provider?: Provider | (() => Provider | Promise<Provider>);
+  /** Why it cannot be picked now, in words that say what to do (`set OPENAI_API_KEY`): shown as its description; picking it is refused with this message. */
+  unavailable?: string;
+}
+
+/** What a command's `run` gets: the session it was typed in. */
+export interface AcpCommandContext {
+  sessionId: string;
+  /** The agent-core session: its agent, history and usage. */
+  session: Session;
+  config: AcpSessionConfig;
+}
+
+/**
+ * A slash command offered to the editor (`available_commands_update`). With
+ * `run`, a prompt `/name input` runs it instead of the model, and its text is
+ * the answer; without, the prompt goes to the model as text.
+ */
+export interface AcpCommand extends AvailableCommand {
+  run?(input: string, context: AcpCommandContext): string | Promise<string>;
 }
 
 /** Authentication the agent needs before it can open sessions, e.g. an API key the environment lacks. */
@@ -99,8 +131,8 @@ export interface ServeAcpOptions {
   mcpTransports?: { http?: boolean; sse?: boolean };
   /** Authentication, when the agent needs it. */
   auth?: AcpAuthOptions;
-  /** Slash commands to advertise to the editor (`available_commands_update`); prompts carry them as text. */
-  commands?: AvailableCommand[];
+  /** Slash commands to advertise to the editor (`available_commands_update`): run by the server when they have `run`, else sent to the model as text. */
+  commands?: AcpCommand[];
   /** Diagnostics (never stdout). Default silent. */
   logger?: Logger;
 }

@@ -38,7 +38,7 @@ test('a prompt streams its text and tool calls in order, then answers end_turn w
   ]);
   expect(updates[0]).toMatchObject({
     title: 'add',
-    kind: 'read',
+    kind: 'other',
     status: 'pending',
     rawInput: { a: 2, b: 3 },
   });

@@ -12,13 +12,21 @@ import {
   type Stream,
 } from '@agentclientprotocol/sdk';
 import { ConfigError, type Session, SessionManager, silentLogger } from '@agent-core/core';
-import { changedConfig, configOptionsOf, defaultConfig, modesOf, offeredPolicies } from './config-options.js';
+import {
+  changedConfig,
+  configOptionsOf,
+  defaultConfig,
+  modesOf,
+  offeredConfig,
+  offeredPolicies,
+} from './config-options.js';
+import { readDiskText, previewSized } from './edit-diff.js';
 import { userContentOf } from './prompt-content.js';
 import { ServedSession, type ServedSessionHost } from './served-session.js';
-import type { ServeAcpOptions } from './serve-acp-options.js';
+import type { AcpCommand, ServeAcpOptions } from './serve-acp-options.js';
 import { type AcpSessionConfig, readSessionRecord, recordedCwd } from './session-record.js';
 import { clientAccess } from './client-access.js';
-import { type Opening, sessionAgentOptions } from './session-agent-options.js';
+import { type Opening, providerOf, sessionAgentOptions } from './session-agent-options.js';
 import { toRequestError, unknownSession } from './to-request-error.js';
 
 /** A running ACP server. */
@@ -65,6 +73,19 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
     contextSize(session: Session) {
       const { provider, model } = session.agent.options;
       return provider.modelInfo?.(model)?.contextWindow;
+    },
+    commands: options.commands ?? [],
+    readText(sessionId: string) {
+      const access = clientAccess(sessionId, editor);
+      return previewSized(async (path) => {
+        // The editor's buffer first (unsaved changes included); a file it does not have is read from disk.
+        if (capabilities.fs?.readTextFile === true) {
+          try {
+            return await access.readTextFile(path);
+          } catch {}
+        }
+        return readDiskText(path);
+      });
     },
   };
 
@@ -117,9 +138,18 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
       const session = await make();
       const record = readSessionRecord(session.metadata, cwd);
       record.cwd = cwd;
-      record.config = { ...defaultConfig(options), ...record.config };
-      const servedSession = new ServedSession(host, session, record, opening.close);
-      servedSession.announceCommands(options.commands ?? []);
+      const offered = offeredConfig(options, record.config ?? {});
+      if (offered.dropped.length > 0)
+        logger.warn(
+          `session ${sessionId} was stored with ${offered.dropped.join(' and ')}, which this agent does not offer now; it uses the default instead`,
+          { sessionId },
+        );
+      record.config = offered.config;
+      const servedSession = new ServedSession(host, session, record, {
+        ...(opening.close === undefined ? {} : { close: opening.close }),
+        ...(opening.contextSize === undefined ? {} : { contextSize: opening.contextSize }),
+      });
+      servedSession.announceCommands((options.commands ?? []).map(advertised));
       opening.served = servedSession;
       served.set(sessionId, servedSession);
       return servedSession;
@@ -167,7 +197,7 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
     const before = session.config;
     if (config.model !== before.model) {
       const choice = options.models?.find((model) => model.id === config.model);
-      if (choice !== undefined) session.session.agent.setModel(choice.model, choice.provider);
+      if (choice !== undefined) session.session.agent.setModel(choice.model, await providerOf(choice));
     }
     await session.storeConfig(config);
     if (config.orchestrator === before.orchestrator) return session;
@@ -365,6 +395,12 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
       await closed;
     },
   };
+}
+
+/** A command as the editor is told of it: without the server's own `run`. */
+function advertised(command: AcpCommand): AcpCommand {
+  const { run: _run, ...shown } = command;
+  return shown;
 }
 
 /** Newline-delimited JSON over this process's stdin and stdout. */

@@ -11,12 +11,17 @@ import type {
   ApprovalDecision,
   Logger,
   PendingApproval,
+  Provider,
   Session,
   TextBlock,
   ImageBlock,
 } from '@agent-core/core';
 import { LiveUpdates, type RunDisplay } from './live-updates.js';
 import { askPermission } from './ask-permission.js';
+import type { ReadCurrentText } from './edit-diff.js';
+import type { AcpCommand } from './serve-acp-options.js';
+import { findCommand } from './slash-command.js';
+import { toRequestError } from './to-request-error.js';
 import type { PermissionAnswer } from './permission-options.js';
 import { replayHistory } from './replay-history.js';
 import type { AcpSessionConfig, AcpSessionRecord } from './session-record.js';
@@ -41,6 +46,16 @@ export interface ServedSessionHost {
   contextSize(session: Session): number | undefined;
   /** True once the editor has gone: approvals still waiting stay stored for the next process. */
   readonly disconnected: boolean;
+  /** The commands prompts may run. */
+  readonly commands: readonly AcpCommand[];
+  /** Reads a file of this session as the editor has it, for the diffs of writes and edits. */
+  readText(sessionId: string): ReadCurrentText;
+}
+
+/** What the agent factory gave a session besides its agent options. */
+export interface SessionSetup {
+  close?: () => void | Promise<void>;
+  contextSize?: (provider: Provider, model: string) => number | undefined;
 }
 
 /**
@@ -53,23 +68,18 @@ export class ServedSession {
   readonly record: AcpSessionRecord;
   readonly live: LiveUpdates;
   readonly #host: ServedSessionHost;
-  readonly #closeAgent: (() => void | Promise<void>) | undefined;
+  readonly #setup: SessionSetup;
   readonly #unsubscribe: () => void;
   #turn: Turn | undefined;
   readonly #updates: UpdateSender;
   #dirty = false;
   #commands: AvailableCommand[] | undefined;
 
-  constructor(
-    host: ServedSessionHost,
-    session: Session,
-    record: AcpSessionRecord,
-    closeAgent: (() => void | Promise<void>) | undefined,
-  ) {
+  constructor(host: ServedSessionHost, session: Session, record: AcpSessionRecord, setup: SessionSetup) {
     this.#host = host;
     this.session = session;
     this.record = record;
-    this.#closeAgent = closeAgent;
+    this.#setup = setup;
     this.#updates = new UpdateSender(session.id, host);
     // The record lives in the metadata, so every save of the session keeps it.
     session.metadata.acp = record;
@@ -78,8 +88,13 @@ export class ServedSession {
       history: () => session.messages,
       toolOf: (name) => session.agent.tools.find((tool) => tool.name === name),
       send: (update) => this.send(update),
-      contextSize: () => host.contextSize(session),
+      contextSize: () =>
+        setup.contextSize?.(session.agent.options.provider, session.agent.options.model) ??
+        host.contextSize(session),
       onRunEnd: (display) => this.#noteDisplay(display),
+      readText: host.readText(session.id),
+      // The session's usage takes in a run when it ends: during one it is what came before.
+      costBefore: () => session.usage.cost,
     });
     this.#unsubscribe = session.agent.subscribe(this.live.handle);
   }
@@ -150,6 +165,8 @@ export class ServedSession {
       );
     }
     this.announceCommands();
+    const command = findCommand(content, this.#host.commands);
+    if (command !== undefined) return this.#runCommand(command.command, command.input);
     const turn = this.#startTurn(false);
     this.#titleFrom(content);
     let result: AgentResult;
@@ -168,6 +185,24 @@ export class ServedSession {
       terminateReason: result.terminateReason,
       ...(error === undefined ? {} : { code: error.code }),
     });
+  }
+
+  /** Runs a command typed as a prompt: its text is the answer; neither reaches the model or the history. */
+  async #runCommand(command: AcpCommand, input: string): Promise<PromptResponse> {
+    const turn = this.#startTurn(false);
+    try {
+      const text = await (command.run as NonNullable<AcpCommand['run']>)(input, {
+        sessionId: this.id,
+        session: this.session,
+        config: this.config,
+      });
+      if (text !== '') this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+    } catch (error) {
+      throw toRequestError(error, this.id);
+    } finally {
+      await this.#endTurn(turn);
+    }
+    return { stopReason: 'end_turn' };
   }
 
   /**
@@ -213,7 +248,7 @@ export class ServedSession {
   /** Stops listening and closes what the agent factory opened (MCP servers). */
   async close(): Promise<void> {
     this.#unsubscribe();
-    await this.#closeAgent?.();
+    await this.#setup.close?.();
   }
 
   /** Says what the options are now (`config_option_update`). */
@@ -293,6 +328,12 @@ export class ServedSession {
     const controller = new AbortController();
     turn.permission = controller;
     try {
+      const diff = await this.live.previewOf({
+        type: 'toolCall',
+        id: approval.toolCallId,
+        name: approval.toolName,
+        input: approval.input,
+      });
       await this.flushed();
       // A cancel that came while the updates were written withdraws the question before it is asked.
       if (turn.cancelled) return { decision: 'deny', rejectAlways: false, cancelled: true };
@@ -301,6 +342,7 @@ export class ServedSession {
         approval,
         tool: this.session.agent.tools.find((candidate) => candidate.name === approval.toolName),
         cwd: this.record.cwd,
+        ...(diff === undefined ? {} : { diff }),
         signal: controller.signal,
       });
     } finally {

@@ -4,20 +4,30 @@ import {
   type BeforeRunHook,
   ConfigError,
   getOrchestrator,
+  type PolicyOption,
+  type PolicyProfileName,
+  type PolicyRules,
+  type Provider,
   type SessionAgentFactory,
   type SessionAgentOptions,
 } from '@agent-core/core';
-import { defaultConfig, offeredPolicies } from './config-options.js';
-import type { AcpClientAccess, AcpSessionContext, ServeAcpOptions } from './serve-acp-options.js';
+import { offeredConfig, offeredPolicies } from './config-options.js';
+import type {
+  AcpClientAccess,
+  AcpModelChoice,
+  AcpSessionContext,
+  ServeAcpOptions,
+} from './serve-acp-options.js';
 import type { ServedSession } from './served-session.js';
-import { type AcpSessionConfig, readSessionRecord } from './session-record.js';
+import { readSessionRecord } from './session-record.js';
 
 /** What a session being opened brings from the editor's request, and what its opening leaves. */
 export interface Opening {
   cwd: string;
   mcpServers: McpServer[];
-  /** The factory's `close()`, once the agent is made. */
+  /** The factory's `close()` and `contextSize()`, once the agent is made. */
   close?: () => void | Promise<void>;
+  contextSize?: (provider: Provider, model: string) => number | undefined;
   /** The served session, once it is made: its tools tell it when they start. */
   served?: ServedSession;
 }
@@ -45,21 +55,24 @@ export function sessionAgentOptions(
     if (opening === undefined || options.createAgent === undefined)
       throw new ConfigError(`Session ${id} was opened outside the ACP server; open it with session/load.`);
     const record = readSessionRecord(metadata, opening.cwd);
-    const config: AcpSessionConfig = { ...defaultConfig(options), ...record.config };
+    const { config } = offeredConfig(options, record.config ?? {});
     const context: AcpSessionContext = {
       sessionId: id,
       cwd: opening.cwd,
       mcpServers: opening.mcpServers,
       client: sources.access(id),
       config,
+      currentConfig: () => sources.served(id)?.config ?? config,
       metadata,
     };
-    const { close, ...agentOptions } = await options.createAgent(context);
+    const { close, contextSize, ...agentOptions } = await options.createAgent(context);
     opening.close = close;
+    opening.contextSize = contextSize;
     const choice = options.models?.find((model) => model.id === config.model);
     if (choice !== undefined) {
       agentOptions.model = choice.model;
-      if (choice.provider !== undefined) agentOptions.provider = choice.provider;
+      const provider = await providerOf(choice);
+      if (provider !== undefined) agentOptions.provider = provider;
     }
     if (config.orchestrator !== undefined && options.orchestrators?.includes(config.orchestrator))
       agentOptions.orchestrator = getOrchestrator(config.orchestrator);
@@ -70,10 +83,22 @@ export function sessionAgentOptions(
   };
 }
 
+/** The provider a model choice switches to: its instance, or what its function makes; undefined keeps the current one. */
+export async function providerOf(choice: AcpModelChoice): Promise<Provider | undefined> {
+  return typeof choice.provider === 'function' ? await choice.provider() : choice.provider;
+}
+
+/**
+ * Applies the editor's policy profile at each run's start. Rules of the
+ * factory's own (`{ extends, tools, risk }`) keep their per-tool and per-risk
+ * decisions on top of the profile picked; anything else is replaced by it.
+ */
 function addPolicyHook(agentOptions: SessionAgentOptions, policy: () => string | undefined): void {
+  const own = agentOptions.policy;
   const applyPolicy: BeforeRunHook = (run) => {
-    const profile = policy();
-    if (profile !== undefined) run.policy = profile as typeof run.policy;
+    const profile = policy() as PolicyProfileName | undefined;
+    if (profile === undefined) return;
+    run.policy = isRules(own) ? { ...own, extends: profile } : profile;
   };
   const before = agentOptions.hooks?.beforeRun;
   agentOptions.hooks = {
@@ -82,11 +107,24 @@ function addPolicyHook(agentOptions: SessionAgentOptions, policy: () => string |
   };
 }
 
-/** The tool, telling the session when a call of it starts running (`in_progress`). */
+function isRules(policy: PolicyOption | undefined): policy is PolicyRules {
+  return (
+    typeof policy === 'object' &&
+    policy !== null &&
+    !('decide' in policy) &&
+    ('extends' in policy || 'tools' in policy || 'risk' in policy)
+  );
+}
+
+/**
+ * The tool, telling the session when a call of it starts running
+ * (`in_progress`), after the file a write or edit changes was read for its diff.
+ */
 function announcing(tool: AnyTool, served: () => ServedSession | undefined): AnyTool {
   return {
     ...tool,
-    execute(input, context) {
+    async execute(input, context) {
+      await served()?.live.beforeToolRuns(context.toolCallId);
       served()?.live.toolStarted(context.toolCallId);
       return tool.execute(input, context);
     },

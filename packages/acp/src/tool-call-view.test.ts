@@ -2,7 +2,7 @@ import { defineTool } from '@agent-core/core';
 import { expect, test } from 'vitest';
 import { contentOfToolResult, toolKindOf, viewOfToolCall } from './tool-call-view.js';
 
-test('the kind comes from the name when it says what the tool does, else from its risk', () => {
+test('the kind comes from the name when it says what the tool does, else from its risk; a read risk alone is other', () => {
   expect(
     [
       ['read_file', 'read'],
@@ -35,7 +35,7 @@ test('the kind comes from the name when it says what the tool does, else from it
     'think',
     'execute',
     'fetch',
-    'read',
+    'other',
     'other',
   ]);
 });

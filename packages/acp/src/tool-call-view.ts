@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
+import type { Diff, ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
 import type { AnyTool, ToolCallBlock, ToolResultMessage, ToolRisk } from '@agent-core/core';
 
 /** What an editor is shown of one tool call: its title, kind and the files it touches. */
@@ -21,8 +21,9 @@ const kindsByName: readonly [RegExp, ToolKind][] = [
   [/(^|_)(think|plan|reason)(_|$)/i, 'think'],
 ];
 
+// A read risk says nothing about files (a calculator reads nothing): ACP's `read` kind is for tools named so.
 const kindsByRisk: Readonly<Record<ToolRisk, ToolKind>> = {
-  read: 'read',
+  read: 'other',
   write: 'edit',
   execute: 'execute',
   network: 'fetch',
@@ -30,7 +31,8 @@ const kindsByRisk: Readonly<Record<ToolRisk, ToolKind>> = {
 
 /**
  * The ACP kind of a tool call: from the tool's name when it says what the
- * tool does (`read_file`, `grep`, `shell`), else from its risk, else `other`.
+ * tool does (`read_file`, `grep`, `shell`), else from its risk (`write` →
+ * edit, `execute` → execute, `network` → fetch), else `other`.
  */
 export function toolKindOf(name: string, risk: ToolRisk | undefined): ToolKind {
   for (const [pattern, kind] of kindsByName) if (pattern.test(name)) return kind;
@@ -91,19 +93,22 @@ export function resultText(content: ToolResultMessage['content']): string {
 
 /**
  * What a finished call shows: the result as text (images as images) and, for
- * a successful edit, a diff built from its input: `edit_file`-style calls
- * (`old_string` / `new_string`) give the replaced text, `write_file`-style
- * calls (`content`) the new file.
+ * a successful edit, a diff: `diff` when the server read the file before the
+ * call ran (the whole file before and after), else one built from the input:
+ * `edit_file`-style calls (`old_string` / `new_string`) give the replaced
+ * text, `write_file`-style calls (`content`) the new file.
  */
 export function contentOfToolResult(
   call: ToolCallBlock,
   result: ToolResultMessage['content'],
   isError: boolean,
   cwd: string,
+  diff?: Diff,
 ): ToolCallContent[] {
   const content: ToolCallContent[] = [];
   const path = inputPath(call.input);
-  if (!isError && path !== undefined) {
+  if (!isError && diff !== undefined) content.push({ type: 'diff', ...diff });
+  else if (!isError && path !== undefined) {
     const absolute = isAbsolute(path) ? path : resolve(cwd, path);
     const { old_string: oldText, new_string: newText, content: written } = call.input;
     if (typeof oldText === 'string' && typeof newText === 'string')

@@ -138,3 +138,20 @@ test('the MCP servers an editor passes serve the session, and closing stdin leav
   for (const pid of children) expect(isGone(pid)).toBe(true);
   expect(server.stderr()).not.toContain('Error');
 });
+
+test('an MCP server that fails to start is a warning on stderr; the session opens with the others', async () => {
+  const server = await start();
+  const { sessionId } = await server.agent.request('session/new', {
+    cwd: directory,
+    mcpServers: [
+      { name: 'broken', command: join(directory, 'no-such-server'), args: [], env: [] },
+      { name: 'echo', command: process.execPath, args: [echoServer], env: [] },
+    ],
+  });
+  await server.agent.request('session/prompt', {
+    sessionId,
+    prompt: [{ type: 'text', text: 'call echo__echo {"text":"still here"}' }],
+  });
+  expect(textOf(server, sessionId)).toContain('echo: still here');
+  expect(server.stderr()).toContain("MCP server 'broken' failed");
+});

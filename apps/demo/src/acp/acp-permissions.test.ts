@@ -57,7 +57,9 @@ test('allow once runs the call and asks again next time; the request offers the 
     status: 'pending',
   });
   // The call was shown before it was asked about.
-  const updates = server.updates(sessionId);
+  const updates = server
+    .updates(sessionId)
+    .filter((update) => update.sessionUpdate !== 'available_commands_update');
   expect(updates[0]).toMatchObject({ sessionUpdate: 'tool_call', toolCallId: request?.toolCall.toolCallId });
 });
 

@@ -147,6 +147,6 @@ test('a provider whose key the environment lacks asks the editor to authenticate
   );
   await expect(server.agent.request('authenticate', { methodId: 'environment-key' })).rejects.toMatchObject({
     code: -32000,
-    message: expect.stringContaining('ANTHROPIC_API_KEY is not set'),
+    message: expect.stringContaining('set ANTHROPIC_API_KEY, or api_key in [providers.anthropic]'),
   });
 });

@@ -100,7 +100,7 @@ test('config options change mid-session: orchestrator, policy and mode, kept acr
   const created = await server.agent.request('session/new', { cwd: directory, mcpServers: [] });
   const { sessionId } = created;
   expect(created.configOptions?.map((option) => [option.id, option.currentValue])).toEqual([
-    ['model', 'offline-mock'],
+    ['model', 'mock/offline-mock'],
     ['orchestrator', 'agentic'],
     ['policy', 'standard'],
   ]);
@@ -152,7 +152,7 @@ test('config options change mid-session: orchestrator, policy and mode, kept acr
   server = await restart(server);
   const loaded = await server.agent.request('session/load', { sessionId, cwd: directory, mcpServers: [] });
   expect(loaded.configOptions?.map((option) => [option.id, option.currentValue])).toEqual([
-    ['model', 'offline-mock'],
+    ['model', 'mock/offline-mock'],
     ['orchestrator', 'plan-execute'],
     ['policy', 'strict'],
   ]);

@@ -1,3 +1,5 @@
+import { policyProfileNames } from '@agent-core/core';
+
 /** Decisions a policy rule gives. */
 export type PolicyDecisionName = 'allow' | 'ask' | 'deny';
 /** Risks a tool declares. */
@@ -48,6 +50,8 @@ export interface ConfigFile {
   providers?: Record<string, ProviderEntry>;
   aliases?: Record<string, AliasEntry>;
   mcp_servers?: Record<string, McpServerEntry>;
+  /** A system prompt layer per mode (the policy profile in effect: an editor's mode, `--policy`, `/policy`). */
+  mode_prompts?: Record<string, string>;
 }
 
 /** One thing wrong in a config file: the dotted key and what to do. */
@@ -64,6 +68,8 @@ export const policyDecisions: readonly PolicyDecisionName[] = ['allow', 'ask', '
 export const riskNames: readonly RiskName[] = ['read', 'write', 'execute', 'network'];
 /** The provider types the CLI can build. */
 export const providerTypes: readonly string[] = ['anthropic', 'openai', 'mock'];
+/** The modes a `mode_prompts` entry may name: the policy profiles, which an editor offers as its modes. */
+export const modeNames: readonly string[] = policyProfileNames;
 
 type Check = (value: unknown, path: string[], issues: ConfigIssue[]) => void;
 
@@ -177,6 +183,7 @@ const configTable = table({
   ),
   aliases: namedEntries(alias),
   mcp_servers: namedEntries(mcpServer),
+  mode_prompts: table(Object.fromEntries(modeNames.map((mode) => [mode, text]))),
 });
 
 /** Checks parsed TOML against what the CLI reads; an empty list means it is a valid `ConfigFile`. */

@@ -30,6 +30,11 @@ export const configTemplate = `# agent-core configuration (TOML).
 # tools = { calculator = "allow", shell = "ask" }   # per tool: allow, ask or deny
 # risk = { network = "deny" }                       # per risk: read, write, execute, network
 
+# A system prompt layer per mode: the policy profile in effect (an editor's mode picker,
+# --policy, /policy in the REPL). It follows the identity, AGENTS.md and the tools.
+# [mode_prompts]
+# strict = "Only read and explain; describe changes instead of making them."
+
 # Tokens of context for models whose window the provider does not know (servers on base_url).
 # context_window = 32000
 

@@ -7,6 +7,8 @@ import {
   type Orchestrator,
   ToolRegistry,
 } from '@agent-core/core';
+import type { FsToolsOptions } from '@agent-core/tools-fs';
+import type { ShellToolOptions } from '@agent-core/tools-shell';
 import type { McpServerEntry } from '../config/config-file.js';
 import { checkKnown, importPlugin, loadableNames } from './import-plugin.js';
 
@@ -35,11 +37,18 @@ export interface ToolSet {
   sources: Map<string, string>;
 }
 
+/** Options a surface gives the packs beyond their folder: an editor's file operations and terminal runner. */
+export interface PackOptions {
+  fs?: Omit<FsToolsOptions, 'root'>;
+  shell?: Omit<ShellToolOptions, 'cwd'>;
+}
+
 /** The tools of the named packs; `fs` and `shell` work inside `workspace`. */
 export async function resolveTools(
   packs: readonly string[],
   workspace: string,
   where = '--tools',
+  packOptions: PackOptions = {},
 ): Promise<ToolSet> {
   const known = loadableNames([], toolPackages, listToolPacks());
   for (const pack of packs) {
@@ -50,7 +59,10 @@ export async function resolveTools(
     checkKnown('tool pack', where, pack, known);
   }
   for (const pack of packs) await importPlugin(pack, toolPackages[pack], 'tool pack');
-  const options = { fs: { root: workspace }, shell: { cwd: workspace } };
+  const options = {
+    fs: { ...packOptions.fs, root: workspace },
+    shell: { ...packOptions.shell, cwd: workspace },
+  };
   const sources = new Map<string, string>();
   const tools: AnyTool[] = [];
   const registry = new ToolRegistry();

@@ -1,11 +1,13 @@
-import { type AgentRun, estimateTokens, isModelMessage } from '@agent-core/core';
+import type { AgentRun } from '@agent-core/core';
 import { policyOf } from '../agent-settings.js';
 import { decisionsFor } from '../commands/approve-command.js';
 import type { RunIo } from '../commands/run-io.js';
 import { listSessions } from '../commands/sessions-commands.js';
+import { requestCompaction } from '../make-agent/request-compaction.js';
 import { resolveProvider } from '../plugins/resolve-provider.js';
 import { resolveOrchestrator } from '../plugins/resolve-tools.js';
 import type { Conversation } from '../sessions/conversation.js';
+import { sessionUsageText } from '../sessions/session-usage.js';
 
 /** What a REPL command can reach. */
 export interface ReplContext {
@@ -162,7 +164,8 @@ async function switchOrchestrator(context: ReplContext, name: string): Promise<v
 }
 
 function listTools(context: ReplContext): void {
-  const { tools, sources } = context.conversation.settings.tools;
+  const { tools } = context.conversation.agent;
+  const sources = context.conversation.made.toolSources;
   if (tools.length === 0) {
     context.say('no tools');
     return;
@@ -201,33 +204,12 @@ async function switchSession(context: ReplContext, id: string): Promise<void> {
   );
 }
 
-async function compact(context: ReplContext): Promise<void> {
-  const { conversation } = context;
-  const messages = conversation.session.messages.filter(isModelMessage);
-  const total = messages.reduce((sum, message) => sum + estimateTokens(message), 0);
-  const lastPrompt = messages.findLastIndex((message) => message.role === 'user');
-  const kept = messages
-    .slice(Math.max(0, lastPrompt))
-    .reduce((sum, message) => sum + estimateTokens(message), 0);
-  // What a compaction must keep (the latest exchange, the system prompt and tools) sets the floor.
-  const budget = Math.max(Math.ceil(total / 2), kept + 4000);
-  if (messages.length < 4 || budget >= total) {
-    context.say('nothing to compact: the history is short, or the latest exchange is most of it');
-    return;
-  }
-  conversation.settings.compactTo = budget;
-  await conversation.reopen();
-  context.say(
-    `the history sent (about ${total} tokens) is compacted to about ${budget} before the next model call; the full history stays stored`,
-  );
+function compact(context: ReplContext): void {
+  context.say(requestCompaction(context.conversation.agent));
 }
 
 function cost(context: ReplContext): void {
-  const usage = context.conversation.session.usage;
-  const money = usage.cost === undefined ? 'cost unknown for this model' : `$${usage.cost.toFixed(4)}`;
-  context.say(
-    `this session: ${usage.input} tokens in, ${usage.output} out${usage.cacheRead > 0 ? `, ${usage.cacheRead} cached` : ''}; ${money}`,
-  );
+  context.say(sessionUsageText(context.conversation.session.usage));
 }
 
 function resume(context: ReplContext): void {

@@ -71,11 +71,6 @@ export async function repl(options: ReplOptions): Promise<number> {
           await reportPause(conversation.session, io.out, io.style);
           say('/approve or /deny decides here; a new prompt skips those calls');
         }
-        if (conversation.settings.compactTo !== undefined) {
-          // /compact was for one run: later runs use the usual window, which keeps the compaction.
-          conversation.settings.compactTo = undefined;
-          await conversation.reopen();
-        }
       } catch (error) {
         say(`after the run: ${(error as Error).message}`);
       }

@@ -9,9 +9,10 @@ import {
   type Session,
   SessionManager,
 } from '@agent-core/core';
-import { type AgentSettings, agentOptionsOf } from '../agent-settings.js';
+import type { AgentSettings } from '../agent-settings.js';
+import { type MadeAgentOptions, makeAgentOptions } from '../make-agent/make-agent-options.js';
+import { cliSession, sessionMetadata } from './cli-session.js';
 import type { OpenedStore } from './open-store.js';
-import { sessionMetadata, sessionTools } from './session-tools.js';
 import { listPageSize } from './list-page-size.js';
 
 /** Which session a command talks to. */
@@ -33,9 +34,9 @@ export interface ConversationOptions {
 
 /**
  * The session the CLI talks to, over a `SessionManager` whose agents are
- * built from the current settings. Every conversation is stored, so the REPL
- * can switch sessions, or reopen the current one with other settings
- * (`/orchestrator`, `/policy`, `/compact`) without losing anything.
+ * made by `makeAgentOptions` from the current settings. Every conversation
+ * is stored, so the REPL can switch sessions, or reopen the current one with
+ * other settings (`/orchestrator`, `/policy`) without losing anything.
  */
 export class Conversation {
   readonly manager: SessionManager;
@@ -44,29 +45,50 @@ export class Conversation {
   #session: Session;
   #unsubscribe: () => void;
   readonly #options: ConversationOptions;
+  readonly #made: Map<string, MadeAgentOptions>;
 
-  private constructor(options: ConversationOptions, manager: SessionManager, session: Session) {
+  private constructor(
+    options: ConversationOptions,
+    manager: SessionManager,
+    session: Session,
+    made: Map<string, MadeAgentOptions>,
+  ) {
     this.#options = options;
     this.manager = manager;
     this.settings = options.settings;
     this.store = options.store;
     this.#session = session;
+    this.#made = made;
     this.#unsubscribe = session.agent.subscribe(options.listener);
   }
 
   /** Opens (or creates) the chosen session and says on stderr which one it is. */
   static async open(options: ConversationOptions, choice: SessionChoice): Promise<Conversation> {
+    const made = new Map<string, MadeAgentOptions>();
     const manager = new SessionManager({
       store: options.store.store,
-      // Each session's agent gets the settings as they are now, with the tools the session was created with.
-      agentOptions: async ({ metadata }) => {
-        options.settings.tools = await sessionTools(options.settings, metadata);
-        return agentOptionsOf(options.settings);
+      // Each session's agent is made from the settings as they are now, with the tools the session was created with.
+      agentOptions: async ({ id, metadata }) => {
+        const agent = await makeAgentOptions(options.settings, cliSession(options.settings, metadata));
+        await made.get(id)?.close();
+        made.set(id, agent);
+        return agent.options;
       },
       logger: options.logger,
     });
     const session = await openSession(manager, options, choice);
-    return new Conversation(options, manager, session);
+    return new Conversation(options, manager, session, made);
+  }
+
+  /** How the current session's agent was made: its tools' sources, its provider's names. */
+  get made(): MadeAgentOptions {
+    return this.#made.get(this.#session.id) as MadeAgentOptions;
+  }
+
+  /** Closes what the sessions' agents opened (their own MCP servers). */
+  async close(): Promise<void> {
+    for (const made of this.#made.values()) await made.close();
+    this.#made.clear();
   }
 
   get session(): Session {
@@ -99,7 +121,11 @@ export class Conversation {
     const session = await openSession(this.manager, this.#options, choice);
     const previous = this.#session.id;
     this.#attach(session);
-    if (previous !== session.id) this.manager.close(previous);
+    if (previous !== session.id) {
+      this.manager.close(previous);
+      await this.#made.get(previous)?.close();
+      this.#made.delete(previous);
+    }
     return session;
   }
 

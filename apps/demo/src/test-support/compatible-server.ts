@@ -1,15 +1,35 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** A request as the server received it (the Chat Completions body). */
+export interface ReceivedRequest {
+  model: string;
+  messages: { role: string; content: string | null; tool_calls?: unknown[] }[];
+  tools?: { function: { name: string } }[];
+}
+
+/** What a scripted server answers one request with: text, tool calls, and the usage it reports. */
+export interface ScriptedReply {
+  text?: string;
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+  /** Prompt tokens reported; default the request body's length / 4. */
+  promptTokens?: number;
+  /** Refuses the request with HTTP 400 and this error message (e.g. a context overflow in OpenAI's words). */
+  refuse?: string;
+}
+
 /**
  * A minimal OpenAI-compatible Chat Completions server on 127.0.0.1, like a
  * local Ollama: the first reply calls the calculator, the next one answers
  * with the tool result. Streams real `data:` chunks ending in `[DONE]`.
  * `reply: 'empty'` answers every request with no text at all;
- * `reply: 'unauthorized'` answers HTTP 401 as a server that wants a key.
+ * `reply: 'unauthorized'` answers HTTP 401 as a server that wants a key;
+ * a function answers each request as it says, with a usage chunk.
  */
 export async function startCompatibleServer(
-  options: { reply?: 'calculator' | 'empty' | 'unauthorized' } = {},
+  options: {
+    reply?: 'calculator' | 'empty' | 'unauthorized' | ((request: ReceivedRequest) => ScriptedReply);
+  } = {},
 ): Promise<{
   url: string;
   requests: unknown[];
@@ -41,8 +61,33 @@ export async function startCompatibleServer(
         );
         return;
       }
+      const scripted =
+        typeof options.reply === 'function' ? options.reply(parsed as unknown as ReceivedRequest) : undefined;
+      if (scripted?.refuse !== undefined) {
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({ error: { message: scripted.refuse, type: 'invalid_request_error', code: null } }),
+        );
+        return;
+      }
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      if (options.reply === 'empty') {
+      if (scripted !== undefined) {
+        const reply = scripted;
+        send({ role: 'assistant', content: reply.text ?? '' });
+        const calls = (reply.toolCalls ?? []).map((call, index) => ({
+          index,
+          id: `call_${requests.length}_${index}`,
+          type: 'function',
+          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+        }));
+        if (calls.length > 0) send({ tool_calls: calls });
+        send({}, calls.length > 0 ? 'tool_calls' : 'stop');
+        const usage = {
+          prompt_tokens: reply.promptTokens ?? Math.ceil(body.length / 4),
+          completion_tokens: 10,
+        };
+        response.write(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
+      } else if (options.reply === 'empty') {
         send({ role: 'assistant', content: '' });
         send({}, 'stop');
       } else if (last?.role === 'tool') {
