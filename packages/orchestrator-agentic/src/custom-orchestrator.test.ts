@@ -1,8 +1,8 @@
 import { Agent, type Orchestrator, toolCallsOf } from '@agent-core/core';
+import { checkValidHistory } from '@agent-core/core/testing';
+import { calculator } from '@agent-core/test-support';
 import { mock } from '@agent-core/provider-mock';
 import { expect, it } from 'vitest';
-import { calculator } from './test-support/calculator.js';
-import { expectValidHistory } from './test-support/history.js';
 
 // A complete orchestrator in a few lines: run every tool call at once, answer in at most three turns.
 const eager: Orchestrator = {
@@ -52,5 +52,5 @@ it('a custom orchestrator drives the same agent through the contract alone', asy
     'tool_call_end',
     'tool_call_end',
   ]);
-  expectValidHistory(result.messages);
+  checkValidHistory(result.messages);
 });

@@ -1,5 +1,5 @@
 import { providerConformance } from '@agent-core/core/testing';
-import { anthropicWire, serveLocally } from '@agent-core/test-wires';
+import { anthropicWire, serveLocally } from '@agent-core/test-support';
 import { describe, test } from 'vitest';
 import { anthropic } from './index.js';
 

@@ -1,5 +1,5 @@
 import { providerConformance } from '@agent-core/core/testing';
-import { chatWire, responsesWire, serveLocally } from '@agent-core/test-wires';
+import { chatWire, responsesWire, serveLocally } from '@agent-core/test-support';
 import { describe, test } from 'vitest';
 import { openai } from './index.js';
 

@@ -1,10 +1,11 @@
 export { sessionStoreConformance } from './session-store-conformance.js';
 export type { ConformanceOptions } from './session-store-conformance.js';
-export { canonicalJson, check, checkRejects, checkSameJson } from './assertions.js';
+export { canonicalJson, check, checkRejects, checkSameJson, checkValidHistory } from './assertions.js';
 export { everyMessageKind, sampleEvents, sampleSessionState } from './session-fixtures.js';
 export { stepOrchestrator } from './step-orchestrator.js';
 export { orchestratorConformance } from './orchestrator-conformance.js';
 export type { OrchestratorCapabilities, OrchestratorConformanceOptions } from './orchestrator-conformance.js';
+export type { InspectedRun } from './run-scenario.js';
 export { ConformanceFailure } from './conformance-case.js';
 export type { ConformanceCase, ConformanceHarness } from './conformance-case.js';
 export { nativeDialect } from './conformance-dialect.js';
@@ -29,4 +30,4 @@ export type {
   WireServe,
   WireUsage,
 } from './provider-wire.js';
-export { collectModelEvents, finalError, finalMessage } from './stream-events.js';
+export { collectEvents, finalError, finalMessage } from './stream-events.js';

@@ -7,7 +7,7 @@ import {
 } from './conformance-case.js';
 import { type ConformanceDialect, nativeDialect } from './conformance-dialect.js';
 import { randomScenario, type Scenario, type ScenarioShape } from './conformance-scenario.js';
-import { type KitSetup, runScenario, type ScenarioOutcome } from './run-scenario.js';
+import { type InspectedRun, type KitSetup, runScenario, type ScenarioOutcome } from './run-scenario.js';
 import { randomSeed, SeededRandom } from './seeded-random.js';
 import { shrinkScenario } from './shrink-scenario.js';
 
@@ -40,6 +40,12 @@ export interface OrchestratorConformanceOptions extends Partial<ConformanceHarne
   settleMs?: number;
   /** `limits.stopGraceMs` of the kit's agents. Default 1000 ms. */
   stopGraceMs?: number;
+  /**
+   * Checks of your own, run after the kit's on every run (a prompt, each
+   * resume, the last prompt) with its agent, result and events; a throw fails
+   * the case (rule `inspect_run`). For histories your providers must accept, say.
+   */
+  inspectRun?: (run: InspectedRun) => void | Promise<void>;
 }
 
 /** The scenario the every-event checks vary: two tool calls, then an answer. */
@@ -106,6 +112,7 @@ export function orchestratorConformance(
     stopGraceMs: options.stopGraceMs ?? 1000,
     steering: shape.steering,
     followUps: shape.followUps,
+    inspectRun: options.inspectRun,
   };
   const base: Scenario = tools
     ? reference
@@ -200,6 +207,11 @@ async function abortEverywhere(setup: KitSetup, base: Scenario): Promise<void> {
   for (let at = 0; at < events; at++) {
     const outcome = await named(setup, { ...base, abortAt: at }, `abort at event ${at}`);
     const first = outcome.results[0];
+    if (at === 0 && outcome.requestCounts[0] !== 0)
+      throw new ConformanceFailure(
+        'abort_ends_run',
+        `an abort at agent_start, before any model call, was followed by ${outcome.requestCounts[0]} model requests`,
+      );
     if (first?.terminateReason !== 'aborted')
       throw new ConformanceFailure(
         'abort_ends_run',

@@ -23,6 +23,16 @@ export interface KitSetup extends CheckClaims {
   settleMs: number;
   /** `limits.stopGraceMs` of the kit's agents. */
   stopGraceMs: number;
+  /** The caller's own checks of each run, after the kit's. */
+  inspectRun: ((run: InspectedRun) => void | Promise<void>) | undefined;
+}
+
+/** A run the kit checked, handed to `inspectRun`: its label (`the prompt`, `resume 1 (same_agent)`, `the last prompt`), agent, result and events. */
+export interface InspectedRun {
+  label: string;
+  agent: Agent;
+  result: AgentResult;
+  events: readonly AgentEvent[];
 }
 
 /** The reply that ends a request at once, once the script is spent. */
@@ -89,6 +99,7 @@ export async function runScenario(setup: KitSetup, scenario: Scenario): Promise<
   const results: AgentResult[] = [];
   const eventCounts: number[] = [];
   const returns: (number | undefined)[] = [];
+  const requestCounts: number[] = [];
   const answers = scenario.answers.length > 0 ? scenario.answers : (['allow'] as const);
   let answered = 0;
   const nextAnswer = () => answers[answered++ % answers.length] ?? 'allow';
@@ -146,7 +157,7 @@ export async function runScenario(setup: KitSetup, scenario: Scenario): Promise<
   };
   listen(agent);
   let requestsSeen = 0;
-  const check = (label: string, result: AgentResult) => {
+  const check = async (label: string, result: AgentResult) => {
     const record: RunRecord = {
       label,
       agent,
@@ -159,9 +170,21 @@ export async function runScenario(setup: KitSetup, scenario: Scenario): Promise<
       maxTurns,
     };
     checkRun(record, setup);
+    if (setup.inspectRun !== undefined) {
+      try {
+        await setup.inspectRun({ label, agent, result, events });
+      } catch (error) {
+        if (error instanceof ConformanceFailure) throw error;
+        throw new ConformanceFailure(
+          'inspect_run',
+          `${label}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
     results.push(result);
     eventCounts.push(events.length);
     returns.push(returnedAt);
+    requestCounts.push(model.requests.length - requestsSeen);
     requestsSeen = model.requests.length;
     events = [];
     queued = [];
@@ -171,7 +194,7 @@ export async function runScenario(setup: KitSetup, scenario: Scenario): Promise<
 
   let result = await settled(agent.prompt('Please work through this.'), 'the prompt', setup.settleMs);
   first = false;
-  check('the prompt', result);
+  await check('the prompt', result);
   for (const [index, how] of scenario.resumes.entries()) {
     if (result.terminateReason !== 'await_user') break;
     const decisions: ApprovalDecision[] = agent.pendingApprovals.map((approval) => ({
@@ -193,12 +216,12 @@ export async function runScenario(setup: KitSetup, scenario: Scenario): Promise<
     }
     const label = `resume ${index + 1} (${how})`;
     result = await settled(agent.resume({ decisions }), label, setup.settleMs);
-    check(label, result);
+    await check(label, result);
   }
 
   wrappingUp = true;
   const last = await settled(agent.prompt('Once more, briefly.'), 'the last prompt', setup.settleMs);
-  check('the last prompt', last);
+  await check('the last prompt', last);
   const overflow = last.terminateReason === 'error' && last.error?.code === 'context_overflow';
   if (last.terminateReason !== 'completed' && last.terminateReason !== 'max_turns' && !overflow)
     throw new ConformanceFailure(
@@ -207,7 +230,7 @@ export async function runScenario(setup: KitSetup, scenario: Scenario): Promise<
     );
   for (const [id, count] of executions)
     if (count > 1) throw new ConformanceFailure('tool_runs_once', `tool call ${id} ran ${count} times`);
-  return { results, executions, runsByTool, eventCounts, returnedAt: returns };
+  return { results, executions, runsByTool, eventCounts, returnedAt: returns, requestCounts };
 }
 
 /** What a scenario's runs gave: each run's result in order (the prompt's first), and each call id's executions. */
@@ -220,4 +243,6 @@ export interface ScenarioOutcome {
   eventCounts: number[];
   /** For each run, the event count when the orchestrator's run() returned (undefined: it never did). */
   returnedAt: (number | undefined)[];
+  /** For each run, how many model requests it made (retries included). */
+  requestCounts: number[];
 }

@@ -2,9 +2,9 @@ import type { AssistantMessage } from '../messages/messages.js';
 import type { ModelEvent } from '../provider/provider.js';
 import type { ProviderError } from '../provider/provider-error.js';
 
-/** Reads a provider's stream to its end. */
-export async function collectModelEvents(stream: AsyncIterable<ModelEvent>): Promise<ModelEvent[]> {
-  const events: ModelEvent[] = [];
+/** Reads a stream of events to its end: a provider's `stream()`, or an `AgentRun`. */
+export async function collectEvents<Event>(stream: AsyncIterable<Event>): Promise<Event[]> {
+  const events: Event[] = [];
   for await (const event of stream) events.push(event);
   return events;
 }

@@ -1,7 +1,7 @@
 import { defineTool } from '@agent-core/core';
 import { z } from 'zod';
 
-/** A calculator tool that evaluates `a op b`, as the seed example uses. */
+/** A calculator tool that evaluates `a op b` (such as `15*3`), as the seed example uses. */
 export const calculator = defineTool({
   name: 'calculator',
   description: 'Evaluates a binary arithmetic expression such as 15*3.',

@@ -27,3 +27,5 @@ export {
 } from './openai-chat-wire.js';
 export { responsesEvent, responsesReplyEvents, responsesWire } from './openai-responses-wire.js';
 export { serveLocally } from './serve-locally.js';
+export { calculator } from './calculator.js';
+export { eventTypes } from './event-types.js';
