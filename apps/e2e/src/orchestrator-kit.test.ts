@@ -3,7 +3,7 @@ import { agentic } from '@agent-core/orchestrator-agentic';
 import { afterAll, describe, test } from 'vitest';
 import { LoopStatistics } from './test-support/loop-statistics.js';
 import { providerRequestProblems } from './test-support/request-builders.js';
-import { propertyRuns, report } from './test-support/soak.js';
+import { propertyRuns, report } from '@agent-core/test-support';
 
 // The default tool loop under the orchestrator kit's random scripts (sequential and parallel
 // tools, provider failures, queued messages, aborts, policies, pauses resumed on the same agent or

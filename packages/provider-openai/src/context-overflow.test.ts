@@ -1,8 +1,8 @@
+import { collectEvents, finalError } from '@agent-core/core/testing';
 import { readFileSync } from 'node:fs';
 import type { ModelRequest } from '@agent-core/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openai } from './openai.js';
-import { collectEvents, finalError } from './test-support/collect-events.js';
 import { responsesEvent, startFakeOpenAIServer } from './test-support/fake-openai-server.js';
 import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
 

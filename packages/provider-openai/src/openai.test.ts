@@ -1,9 +1,9 @@
+import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
 import { getEventListeners } from 'node:events';
 import { ProviderError, getProvider, listProviders } from '@agent-core/core';
 import type { ModelRequest } from '@agent-core/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openai } from './index.js';
-import { collectEvents, finalError, finalMessage } from './test-support/collect-events.js';
 import { chatText, startFakeOpenAIServer } from './test-support/fake-openai-server.js';
 import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
 

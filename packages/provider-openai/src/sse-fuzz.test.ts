@@ -1,3 +1,4 @@
+import { propertySettings, soak } from '@agent-core/test-support';
 import { readFileSync } from 'node:fs';
 import { type ModelEvent, ProviderError } from '@agent-core/core';
 import fc from 'fast-check';
@@ -12,17 +13,10 @@ import { chatChunk, chatDone, responsesEvent } from './test-support/fake-openai-
 // to the SDK through its `fetch` option, each piece as its own read of the body, so the pieces
 // reach the parser exactly as cut. `pnpm test:soak` runs many more cases.
 
-const soak = process.env.AGENT_CORE_SOAK === '1';
-// The soak run's many cases take minutes, not the default run's seconds.
+// The soak run's many cases take minutes, not the default run's seconds. A failure prints its seed
+// and path: AGENT_CORE_SEED and AGENT_CORE_PATH replay it.
 if (soak) vi.setConfig({ testTimeout: 60 * 60_000 });
-// A failure prints its seed and path: AGENT_CORE_SEED and AGENT_CORE_PATH replay it.
-const seed = Number(process.env.AGENT_CORE_SEED);
-const path = process.env.AGENT_CORE_PATH;
-const settings = (short: number, long: number) => ({
-  numRuns: soak ? long : short,
-  ...(Number.isInteger(seed) ? { seed } : {}),
-  ...(path === undefined || path === '' ? {} : { path }),
-});
+const settings = propertySettings;
 
 const encoder = new TextEncoder();
 let nextBody: Uint8Array[] = [];

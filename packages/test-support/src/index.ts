@@ -29,3 +29,5 @@ export { responsesEvent, responsesReplyEvents, responsesWire } from './openai-re
 export { serveLocally } from './serve-locally.js';
 export { calculator } from './calculator.js';
 export { eventTypes } from './event-types.js';
+export { propertyRuns, propertySettings, propertyTimeoutMs, report, soak } from './soak.js';
+export type { PropertySettings } from './soak.js';

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { anthropicErrorBody } from '@agent-core/test-support';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -46,15 +47,8 @@ export function fixture(name: string): string {
   return readFileSync(new URL(`${name}.sse`, fixtureDirectory), 'utf8');
 }
 
-/** One SSE event as the API writes it: an `event:` line, a `data:` line, a blank line. */
-export function sseEvent(event: string, data: unknown): string {
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
 /** An API error body, as Anthropic sends with 4xx and 5xx responses. */
-export function errorBody(type: string, message: string): unknown {
-  return { type: 'error', error: { type, message }, request_id: 'req_test' };
-}
+export const errorBody = anthropicErrorBody;
 
 function writeJson(
   response: ServerResponse,

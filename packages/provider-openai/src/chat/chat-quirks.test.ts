@@ -1,6 +1,7 @@
+import { eventTypes } from '@agent-core/test-support';
+import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openai } from '../openai.js';
-import { collectEvents, eventTypes, finalError, finalMessage } from '../test-support/collect-events.js';
 import {
   chatDone,
   chatEvent,

@@ -1,8 +1,8 @@
+import { collectEvents, finalMessage } from '@agent-core/core/testing';
 import type { Message, ModelRequest } from '@agent-core/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openai } from '../openai.js';
 import type { OpenAIOptions } from '../openai-options.js';
-import { collectEvents, finalMessage } from '../test-support/collect-events.js';
 import { chatText, startFakeOpenAIServer } from '../test-support/fake-openai-server.js';
 import type { FakeOpenAIServer } from '../test-support/fake-openai-server.js';
 

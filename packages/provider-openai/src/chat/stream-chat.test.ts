@@ -1,8 +1,9 @@
+import { eventTypes } from '@agent-core/test-support';
+import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
 import type { ModelRequest } from '@agent-core/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openai } from '../openai.js';
 import type { OpenAIOptions } from '../openai-options.js';
-import { collectEvents, eventTypes, finalError, finalMessage } from '../test-support/collect-events.js';
 import {
   chatChunk,
   chatDone,
