@@ -1,19 +1,12 @@
 import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
 import { messageEnd, messageStart, sseEvent, textBlock, textResponse } from '@agent-core/test-support';
 import type { AssistantMessage, Message, ModelEvent, ModelRequest } from '@agent-core/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { anthropic } from './anthropic.js';
-import { type AnthropicTestServer, fixture, startAnthropicServer } from './test-support/anthropic-server.js';
+import { fixture, useAnthropicServer } from './test-support/anthropic-server.js';
 
 const model = 'claude-sonnet-4-6';
-let server: AnthropicTestServer;
-
-beforeAll(async () => {
-  server = await startAnthropicServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useAnthropicServer();
 afterEach(() => {
   vi.unstubAllEnvs();
 });

@@ -1,22 +1,15 @@
 import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
 import { sseEvent, textResponse } from '@agent-core/test-support';
 import type { ModelRequest } from '@agent-core/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic.js';
-import { type AnthropicTestServer, startAnthropicServer } from './test-support/anthropic-server.js';
+import { useAnthropicServer } from './test-support/anthropic-server.js';
 
 // What happens on the wire after `message_stop`, the API's last event, must not cost the answer:
 // a connection reset, a proxy that holds the connection open, or stray bytes.
 
 const model = 'claude-sonnet-4-6';
-let server: AnthropicTestServer;
-
-beforeAll(async () => {
-  server = await startAnthropicServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useAnthropicServer();
 
 // A short stall limit, so a provider that kept reading past message_stop would end with a stall error.
 const provider = () => anthropic({ apiKey: 'sk-ant-test', baseURL: server.url, timeoutMs: 2_000 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { anthropicErrorBody } from '@agent-core/test-support';
+import { afterAll, beforeAll } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -143,4 +144,25 @@ export async function startAnthropicServer(): Promise<AnthropicTestServer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The fake API of a test file: started before its tests (`beforeAll`) and
+ * closed after them. The handle it returns reaches the server once started,
+ * so tests use it as the server.
+ */
+export function useAnthropicServer(): AnthropicTestServer {
+  let started: AnthropicTestServer | undefined;
+  beforeAll(async () => {
+    started = await startAnthropicServer();
+  });
+  afterAll(() => started?.close());
+  return new Proxy({} as AnthropicTestServer, {
+    get(_target, key) {
+      if (started === undefined)
+        throw new Error('The fake Anthropic API starts in beforeAll: use it inside a test.');
+      const value = Reflect.get(started, key, started);
+      return typeof value === 'function' ? value.bind(started) : value;
+    },
+  });
 }
