@@ -30,9 +30,10 @@ export function endRun(
   const halt = forced ? undefined : state.halt;
   // Governance stopped the run (a pause or the guard): that, not the abort it used, is how the run ended.
   if (halt !== undefined) end = { reason: halt.reason, error: halt.error };
-  // An abort that lands after the last check still ends the run as aborted.
-  else if (state.stopCause !== undefined && end.reason === 'completed') {
-    end = { ...end, reason: state.stopCause ?? 'aborted' };
+  // An abort that lands after the last check still ends the run as aborted; a run that stopped
+  // for its timeout says so even when its orchestrator reports it as an abort.
+  else if (state.stopCause !== undefined && (end.reason === 'completed' || end.reason === 'aborted')) {
+    end = { ...end, reason: state.stopCause };
   }
   let pendingApprovals: PendingApproval[] | undefined;
   try {
