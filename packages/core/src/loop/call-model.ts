@@ -52,7 +52,8 @@ function buildRequest(context: RunContext, options: ModelCallOptions): ModelRequ
   const state = context.state;
   const shared = state.shared;
   const agentOptions = shared.options;
-  const messages = options.messages ?? context.sentMessages();
+  // The history as a read-only view: a provider that tries to reorder or extend it is refused.
+  const messages = options.messages ?? context.modelMessages();
 
   const system = options.system ?? context.systemPrompt();
   const request: ModelRequest = { model: state.settings.model, messages };

@@ -1,5 +1,4 @@
 import { AgentError } from '../errors/agent-error.js';
-import { ContractError } from '../orchestrator/contract-error.js';
 import type { ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
 import type { AnyTool, ToolOutput } from '../tool/tool.js';
 import type { RunContext } from './run-context.js';
@@ -27,13 +26,8 @@ type Checked = { ok: true; tool: AnyTool; input: unknown };
  */
 export async function executeTool(context: RunContext, call: ToolCallBlock): Promise<ToolResultMessage> {
   try {
+    // The context claimed the call: it is an unanswered call of the history, and runs once.
     const state = context.state;
-    if (!state.pending.has(call.id)) {
-      throw new ContractError(
-        'tool_call_not_pending',
-        `Tool call '${call.id}' (${call.name}) is not an unanswered call of the history; append the assistant message first and run each call once.`,
-      );
-    }
     // A run paused for approval leaves every later call unanswered, even for an orchestrator that goes on.
     if (state.halt?.reason === 'await_user')
       return waiting(call, `Tool call '${call.name}' waits for approval.`);

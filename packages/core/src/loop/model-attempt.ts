@@ -7,6 +7,7 @@ import { isProviderErrorKind, ProviderError } from '../provider/provider-error.j
 import { EventKind } from '../events/run-events.js';
 import { type ModelCallWatch, watchModelCall } from './model-call-watch.js';
 import { StreamedCalls } from './streamed-calls.js';
+import { ContractError } from '../orchestrator/contract-error.js';
 import type { RunContext } from './run-context.js';
 
 /**
@@ -122,11 +123,9 @@ export class ModelAttempt {
     // Set before the provider runs, so a cut-off from the very start reaches this attempt.
     this.#watch.wake = this;
     // The run's calls share one signal and one options object (see SharedModelWatch); the
-    // signal is made when a provider first reads it. The provider gets its own copy of the
-    // message list (the messages in it are frozen): nothing it does reaches the history.
-    const request = this.#request;
-    const sent: ModelRequest = { ...request, messages: request.messages.slice() };
-    this.#iterator = this.#provider.stream(sent, this.#watch.options)[Symbol.asyncIterator]();
+    // signal is made when a provider first reads it. The request's messages are a read-only
+    // view of the history, whose messages are frozen: nothing a provider does reaches it.
+    this.#iterator = this.#provider.stream(this.#request, this.#watch.options)[Symbol.asyncIterator]();
     return this.next();
   }
 
@@ -210,8 +209,9 @@ export class ModelAttempt {
     const provider = this.#provider;
     // The history's messages are frozen: a provider that edits its request in place fails on them.
     const edit =
-      thrown instanceof TypeError &&
-      /read[- ]only|frozen|not extensible|object is not extensible/i.test(thrown.message)
+      (thrown instanceof TypeError &&
+        /read[- ]only|frozen|not extensible|object is not extensible/i.test(thrown.message)) ||
+      (ContractError.isInstance(thrown) && thrown.rule === 'history_read_only')
         ? ". It changed its request in place, but a request's messages are the agent's frozen history: copy what you change"
         : '';
     this.#error = ProviderError.isInstance(thrown)

@@ -81,33 +81,35 @@ describe('a provider cannot change the history it is sent', () => {
     expect((agent.messages[1] as AssistantMessage).content).toEqual([{ type: 'text', text: 'first answer' }]);
   });
 
-  it('one that reorders, empties or extends the message list changes only its own copy', async () => {
-    const provider = inlineProvider([
-      async function* (request) {
-        (request.messages as unknown[]).reverse();
-        (request.messages as unknown[]).push({ role: 'user', content: 'injected' });
-        yield textDone('a');
+  it('one that reorders, empties or extends the message list is refused with a clear error; the history keeps its order', async () => {
+    const editors = [
+      (messages: unknown[]) => messages.reverse(),
+      (messages: unknown[]) => messages.push({ role: 'user', content: 'injected' }),
+      (messages: unknown[]) => {
+        messages.length = 0;
       },
-      async function* (request) {
-        (request.messages as unknown[]).length = 0;
-        yield textDone('b');
-      },
-    ]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      orchestrator: stepOrchestrator,
-      messages: [{ role: 'user', content: 'before' }],
-    });
-    await agent.prompt('one').result();
-    await agent.prompt('two').result();
-    expect(agent.messages.map((message) => (message as { content: unknown }).content)).toEqual([
-      'before',
-      'one',
-      [{ type: 'text', text: 'a' }],
-      'two',
-      [{ type: 'text', text: 'b' }],
-    ]);
+    ];
+    for (const edit of editors) {
+      const provider = editing((request) => edit(request.messages as unknown[]));
+      const agent = new Agent({
+        provider,
+        model: 'm',
+        orchestrator: stepOrchestrator,
+        retry: { maxRetries: 0 },
+        messages: [
+          { role: 'user', content: 'before' },
+          { role: 'assistant', content: [{ type: 'text', text: 'ok' }], stopReason: 'end_turn' },
+        ],
+      });
+      const result = await agent.prompt('one').result();
+      expect(result.terminateReason).toBe('error');
+      expect(result.error?.message).toMatch(/history is read-only here.*copy what you change/s);
+      expect(agent.messages.map((message) => (message as { role: string }).role)).toEqual([
+        'user',
+        'assistant',
+        'user',
+      ]);
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { ContractError } from '../orchestrator/contract-error.js';
 function refuse(): never {
   throw new ContractError(
     'history_read_only',
-    'ctx.messages and ctx.modelMessages() are read-only views of the history: change it through ctx.append() and the helpers (callModel, executeTool, skipTool, pollSteering, pollFollowUp), which keep every tool call answered.',
+    "The agent's history is read-only here: ctx.messages, ctx.modelMessages() and a request's messages are views of it. An orchestrator changes it through ctx.append() and the helpers (callModel, executeTool, skipTool, pollSteering, pollFollowUp), which keep every tool call answered; a provider copies what it changes.",
   );
 }
 

@@ -83,7 +83,7 @@ describe('ctx.modelMessages()', () => {
     expect(live[0]).toEqual(plain.messages);
     expect(live[0]?.length).toBe(plain.messages.length);
     expect(() => (live[0] as Message[]).push({ role: 'user', content: 'sneaked in' })).toThrow(
-      /read-only views of the history/,
+      /history is read-only here/,
     );
   });
 });
