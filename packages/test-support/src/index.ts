@@ -31,3 +31,5 @@ export { calculator } from './calculator.js';
 export { eventTypes } from './event-types.js';
 export { propertyRuns, propertySettings, propertyTimeoutMs, report, soak } from './soak.js';
 export type { PropertySettings } from './soak.js';
+export { cutBytes, describeSseFuzz, piecesFetch } from './sse-fuzz.js';
+export type { FuzzedStream, SseFuzzOptions } from './sse-fuzz.js';
