@@ -85,46 +85,11 @@ describe('react: steering and follow-up', () => {
     ).toEqual(['turn_start', 'turn_end', 'follow_up', 'turn_start', 'turn_end']);
     expect(provider.requests[1]?.messages.at(-1)).toEqual({ role: 'user', content: 'and another thing' });
   });
-
-  it('keeps a message steered after the run ended for the next prompt', async () => {
-    const provider = mock({ turns: [{ text: final('a', 'one') }, { text: final('b', 'two') }] });
-    const agent = new Agent({ provider, model: 'm', orchestrator: react() });
-    await agent.prompt('first').result();
-    agent.steer('late note');
-    expect(agent.queued.steering).toHaveLength(1);
-    await agent.prompt('second').result();
-    expect(provider.requests[1]?.messages.slice(-2)).toEqual([
-      { role: 'user', content: 'late note' },
-      { role: 'user', content: 'second' },
-    ]);
-  });
 });
 
+// maxTurns and maxTokens over every model call, and a message steered between runs, are the kit's and
+// core's (conformance.test.ts): here, what only ReAct does.
 describe('react: limits', () => {
-  const forever = () => ({
-    text: action('again', 'calculator', { expression: '1+1' }),
-    usage: { input: 100, output: 10 },
-  });
-
-  it('maxTurns counts every model call, ends with max_turns and a clear text, and the run can go on', async () => {
-    const provider = mock({ turns: (_, call) => (call < 3 ? forever() : { text: final('ok', 'done now') }) });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [calculator],
-      limits: { maxTurns: 3 },
-      orchestrator: react(),
-    });
-    const result = await agent.prompt('loop').result();
-    expect(result.terminateReason).toBe('max_turns');
-    expect(result.turns).toBe(3);
-    expect(result.text).toMatch(/limit of 3 turns \(limits\.maxTurns\)/);
-    expect(result.toolCalls).toHaveLength(3);
-    checkValidHistory(result.messages);
-    const next = await agent.prompt('go on').result();
-    expect(next.text).toBe('done now');
-  });
-
   it('malformed replies count as turns too', async () => {
     const provider = mock({ turns: () => ({ text: 'no format' }) });
     const agent = new Agent({
@@ -136,22 +101,5 @@ describe('react: limits', () => {
     const result = await agent.prompt('go').result();
     expect(result.terminateReason).toBe('max_turns');
     expect(provider.calls).toBe(2);
-  });
-
-  it('maxTokens ends the run once the budget is spent', async () => {
-    const provider = mock({ turns: forever });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [calculator],
-      limits: { maxTokens: 200 },
-      orchestrator: react(),
-    });
-    const result = await agent.prompt('loop').result();
-    expect(result.terminateReason).toBe('max_tokens');
-    // The second request alone is larger than what is left of the budget, so it is never sent.
-    expect(provider.calls).toBe(1);
-    expect(result.error?.code).toBe('max_tokens');
-    checkValidHistory(result.messages);
   });
 });

@@ -1,4 +1,4 @@
-import { checkValidHistory, collectEvents } from '@agent-core/core/testing';
+import { checkValidHistory, collectEvents, stepOrchestrator } from '@agent-core/core/testing';
 import { calculator, eventTypes } from '@agent-core/test-support';
 import {
   Agent,
@@ -6,8 +6,6 @@ import {
   defineTool,
   getDefaultOrchestratorName,
   getOrchestrator,
-  type Orchestrator,
-  toolCallsOf,
 } from '@agent-core/core';
 import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
@@ -175,21 +173,6 @@ describe('react: end to end', () => {
   });
 
   it('keeps a history another orchestrator can continue with native tool calls', async () => {
-    const native: Orchestrator = {
-      name: 'native',
-      async run(ctx) {
-        for (;;) {
-          const stop = ctx.nextTurn();
-          if (stop) return { reason: stop };
-          const response = await ctx.callModel();
-          if (!response.ok) return { reason: response.reason, error: response.error };
-          const calls = toolCallsOf(response.message);
-          if (calls.length > 0) await ctx.executeTools(calls);
-          ctx.endTurn(response.message);
-          if (calls.length === 0) return { reason: 'completed' };
-        }
-      },
-    };
     const reactProvider = mock({ turns: calculatorScript() });
     const first = new Agent({
       provider: reactProvider,
@@ -204,7 +187,8 @@ describe('react: end to end', () => {
       model: 'm',
       tools: [calculator],
       messages: first.messages,
-      orchestrator: native,
+      orchestrator: stepOrchestrator,
+      toolExecution: 'parallel',
     });
     const result = await second.prompt('Sure?').result();
     expect(result.text).toBe('Still 45.');

@@ -31,6 +31,8 @@ export interface Scenario {
   parallel: boolean;
   /** `limits.timeoutMs`; absent: none. */
   timeoutMs?: number;
+  /** `limits.maxTokens`; absent: none. */
+  maxTokens?: number;
   /** From this model call on (counting from 0), the model never answers until the call is aborted. */
   hangFrom?: number;
 }

@@ -135,7 +135,7 @@ export function orchestratorConformance(
       run: () => pauseAndResume(setup),
     });
   cases.push({
-    name: 'every model call counts toward maxTurns, and a timeout ends a run whose model hangs',
+    name: 'every model call counts toward maxTurns, a token budget ends the run, and a timeout ends a run whose model hangs',
     run: () => limits(setup, base),
   });
   return registerCases(`orchestratorConformance: ${name}`, cases, options);
@@ -275,6 +275,27 @@ async function limits(setup: KitSetup, base: Scenario): Promise<void> {
     );
     await named(setup, { ...base, script, maxTurns }, `a script longer than maxTurns ${maxTurns}`);
   }
+  // A budget two replies spend: the run ends max_tokens, however many model calls the orchestrator would make.
+  const long = Array.from(
+    { length: setup.minTurns + 6 },
+    () => base.script[base.script.length - 1] as Scenario['script'][number],
+  );
+  const budget = await named(
+    setup,
+    { ...base, script: long, maxTurns: 50, maxTokens: 30 },
+    'a token budget of 30 under limits.maxTokens',
+  );
+  const spent = budget.results[0];
+  if (spent?.terminateReason !== 'max_tokens' && spent?.terminateReason !== 'completed')
+    throw new ConformanceFailure(
+      'max_tokens_kept',
+      `a run under limits.maxTokens 30 ended ${spent?.terminateReason}, not max_tokens`,
+    );
+  if ((spent?.usage.input ?? 0) + (spent?.usage.output ?? 0) > 30 + 2 * 20)
+    throw new ConformanceFailure(
+      'max_tokens_kept',
+      `a run under limits.maxTokens 30 went on to ${(spent?.usage.input ?? 0) + (spent?.usage.output ?? 0)} tokens`,
+    );
   const { results } = await named(
     setup,
     { ...base, hangFrom: 0, timeoutMs: 30 },

@@ -124,6 +124,7 @@ export async function runScenario(setup: KitSetup, scenario: Scenario): Promise<
       maxTurns,
       stopGraceMs: setup.stopGraceMs,
       ...(scenario.timeoutMs === undefined ? {} : { timeoutMs: scenario.timeoutMs }),
+      ...(scenario.maxTokens === undefined ? {} : { maxTokens: scenario.maxTokens }),
     },
     retry: { baseDelayMs: 1, maxDelayMs: 2 },
     ...(scenario.policy === undefined
@@ -223,7 +224,8 @@ export async function runScenario(setup: KitSetup, scenario: Scenario): Promise<
   const last = await settled(agent.prompt('Once more, briefly.'), 'the last prompt', setup.settleMs);
   await check('the last prompt', last);
   const overflow = last.terminateReason === 'error' && last.error?.code === 'context_overflow';
-  if (last.terminateReason !== 'completed' && last.terminateReason !== 'max_turns' && !overflow)
+  const budget = scenario.maxTokens !== undefined && last.terminateReason === 'max_tokens';
+  if (last.terminateReason !== 'completed' && last.terminateReason !== 'max_turns' && !overflow && !budget)
     throw new ConformanceFailure(
       'wraps_up',
       `the last prompt, answered at once by the model, ended ${last.terminateReason}${last.error === undefined ? '' : `: ${last.error.message}`}`,
