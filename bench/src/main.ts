@@ -14,12 +14,15 @@ import type {
   FrameworkResult,
   InflightResult,
   PostgresStoreResult,
+  RecordReplayResult,
   StreamParsingResult,
+  WorkersResult,
 } from './results.js';
 import { measureAcpTransport } from './workloads/acp-transport.js';
+import { measureSkills } from './workloads/skills.js';
 
 // `pnpm bench`: runs every workload, prints the tables and writes them into README.md.
-// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 10, default all), --budget ms
+// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 14, default all), --budget ms
 // (per cell, default 1000), --passes n (passes of workloads 1 and 2 for agent-core and the bare
 // loop, default 3), --node path (the node binary the contenders run on, e.g. another release),
 // --save-as name (also keep the results as results/<name>.json, e.g. `before`), --skip-import, --skip-stream.
@@ -150,6 +153,19 @@ async function sessionStores(server: string): Promise<PostgresStoreResult | unde
   }
 }
 
+/** Workload 14: runs as jobs of @agent-core/workers, in a process of its own on the bench's server. */
+async function workerPool(): Promise<WorkersResult | undefined> {
+  process.stderr.write('workload 14 (runs as jobs of @agent-core/workers)\n');
+  const out = join(tmpdir(), `agent-core-bench-${process.pid}-workers.json`);
+  try {
+    await runNode([join(dist, 'workers-child.js'), out]);
+    return JSON.parse(readFileSync(out, 'utf8')) as WorkersResult;
+  } catch (error) {
+    process.stderr.write(`workload 14 failed: ${(error as Error).message}\n`);
+    return undefined;
+  }
+}
+
 /** Workload 10: what a run holds while it waits for its model, at 0 and 20 steps done, each contender in its own process. */
 async function inflight(): Promise<InflightResult[]> {
   process.stderr.write('workload 10 (what a waiting run holds)\n');
@@ -167,6 +183,21 @@ async function inflight(): Promise<InflightResult[]> {
   return out;
 }
 
+/** Workload 11: skills at start-up, and the prompt tokens progressive disclosure saves. */
+function skills() {
+  process.stderr.write('workload 11 (skills)\n');
+  const shared = process.env.AGENT_CORE_SHARED_DIR ?? join(root, '..', '..', 'shared');
+  return measureSkills({ sharedSkills: join(shared, 'fixtures', 'skills') });
+}
+
+/** Workload 12: recording per step and replaying a 1,000-step session, in a process of its own. */
+async function recordReplay(): Promise<RecordReplayResult> {
+  process.stderr.write('workload 12 (record and replay)\n');
+  const out = join(tmpdir(), `agent-core-bench-${process.pid}-record-replay.json`);
+  await runNode([join(dist, 'record-replay.js'), out], { node: contenderNode });
+  return JSON.parse(readFileSync(out, 'utf8')) as RecordReplayResult;
+}
+
 function cpuName(): string {
   return cpus()[0]?.model.trim() ?? 'unknown CPU';
 }
@@ -178,17 +209,20 @@ async function nodeVersion(node: string): Promise<string> {
 const started = performance.now();
 // The PostgreSQL store's rows need a server: one for the whole run, its address handed to each child.
 const storesWanted = runs('9') && (only === undefined || only.includes('core-session-postgres'));
+const workersWanted = runs('14') && only === undefined;
 let database: BenchServer | undefined;
-if (storesWanted || only === undefined || only.includes('core-session-postgres')) {
+if (storesWanted || workersWanted || only === undefined || only.includes('core-session-postgres')) {
   database = await startBenchServer();
   process.env[benchDatabaseVariable] = database.url;
   process.stderr.write(`PostgreSQL: ${database.description}\n`);
 }
 let frameworks: FrameworkResult[];
 let stores: PostgresStoreResult | undefined;
+let workers: WorkersResult | undefined;
 try {
   frameworks = await measureFrameworks();
   stores = storesWanted ? await sessionStores(database?.description ?? '') : undefined;
+  workers = workersWanted ? await workerPool() : undefined;
 } finally {
   await database?.stop();
 }
@@ -208,6 +242,9 @@ const results: BenchResults = {
   ...(runs('8') ? { acpTransport: await acpTransport() } : {}),
   ...(stores === undefined ? {} : { stores }),
   ...(runs('10') ? { inflight: await inflight() } : {}),
+  ...(runs('11') ? { skills: await skills() } : {}),
+  ...(runs('12') ? { recordReplay: await recordReplay() } : {}),
+  ...(workers === undefined ? {} : { workers }),
   pending:
     reactPending === undefined
       ? []
@@ -254,4 +291,6 @@ if (!partial && existsSync(readmePath)) {
     process.stderr.write('README.md updated\n');
   }
 }
+// Workload 13, the studio (its own process, its own servers; it writes its section of README.md itself).
+if (runs('13')) process.stdout.write(await runNode([join(dist, 'studio.js')]));
 process.stderr.write(`done in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);

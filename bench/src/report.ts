@@ -1,4 +1,7 @@
+import { renderSkills } from './skills-report.js';
+import { renderRecordReplay, recordReplayTargets } from './report-record-replay.js';
 import { renderStores, storeTargets } from './report-stores.js';
+import { renderWorkers, workerTargets } from './report-workers.js';
 import type { BenchResults, FrameworkResult } from './results.js';
 import type { PerStepCell } from './workloads/per-step.js';
 
@@ -357,11 +360,12 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
   parts.push(
     table(
       ['target', 'measured', 'met'],
-      [...targets(results, round1), ...storeTargets(results)].map((entry) => [
-        entry.target,
-        entry.measured,
-        entry.pass ? 'yes' : '**no**',
-      ]),
+      [
+        ...targets(results, round1),
+        ...storeTargets(results),
+        ...recordReplayTargets(results),
+        ...workerTargets(results),
+      ].map((entry) => [entry.target, entry.measured, entry.pass ? 'yes' : '**no**']),
     ),
   );
   const features = featureTable(frameworks);
@@ -535,6 +539,8 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
     );
   }
 
+  if (results.skills !== undefined) parts.push(renderSkills(results.skills));
+
   const inflight = results.inflight ?? [];
   if (inflight.length > 0) {
     parts.push(
@@ -611,6 +617,8 @@ export function renderResults(results: BenchResults, before?: BenchResults, roun
     );
   }
   parts.push(...renderStores(results));
+  parts.push(...renderRecordReplay(results));
+  parts.push(...renderWorkers(results));
 
   if (before !== undefined) parts.push(renderBeforeAfter(before, results));
   parts.push(

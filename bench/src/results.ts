@@ -1,3 +1,4 @@
+import type { SkillsResult } from './workloads/skills.js';
 import type { HeapCell } from './workloads/heap-growth.js';
 import type { ParallelCell } from './workloads/parallel-tools.js';
 import type { PerStepCell } from './workloads/per-step.js';
@@ -93,6 +94,42 @@ export interface InflightResult {
   bytesPerRun: number;
 }
 
+/** Workload 12, recording: what a recording cassette adds per step, in memory and written to a file after every reply (CPU time). */
+export interface RecordingCell {
+  steps: number;
+  /** The plain run's CPU time per step, µs. */
+  plainUsPerStep: number;
+  /** Added per step by recording into memory, µs of CPU. */
+  memoryUsPerStep: number;
+  /** Added per step by recording into a file rewritten after every reply, µs of CPU. */
+  fileUsPerStep: number;
+  /** Rounds counted (medians of). */
+  samples: number;
+}
+
+/** Workload 12, replay: a 1,000-step conversation replayed from a stored session or a cassette file. */
+export interface ReplayCell {
+  source: string;
+  steps: number;
+  /** `sessionCassette` (a stored session read as a cassette); 0 for a file. */
+  readMs: number;
+  /** `cassette()`: a file read and parsed, and the entries indexed. */
+  loadMs: number;
+  /** The agent's run on the cassette, its tool run for real. */
+  runMs: number;
+  totalMs: number;
+  /** CPU time of read, load and run together (the collector's threads included). */
+  cpuMs: number;
+  /** The same run on the scripted model, for scale. */
+  plainRunMs: number;
+}
+
+/** Workload 12: record and replay (`@agent-core/cassette`). */
+export interface RecordReplayResult {
+  recording: RecordingCell[];
+  replay: ReplayCell[];
+}
+
 /** Everything one `pnpm bench` measured. */
 export interface BenchResults {
   date: string;
@@ -108,5 +145,26 @@ export interface BenchResults {
   stores?: PostgresStoreResult;
   /** Workload 10; absent from runs before it existed or that skipped it. */
   inflight?: InflightResult[];
+  /** Workload 11; absent from runs before it existed or that skipped it. */
+  skills?: SkillsResult;
+  /** Workload 12; absent from runs before it existed or that skipped it. */
+  recordReplay?: RecordReplayResult;
+  /** Workload 14; absent from runs before it existed or that skipped it. */
+  workers?: WorkersResult;
   pending: string[];
+}
+
+/** Workload 14: runs as jobs of @agent-core/workers (see `workloads/worker-pool.ts`). */
+export interface WorkersResult {
+  processes: number;
+  concurrency: number;
+  leaseMs: number;
+  /** Enqueue to first model request, one run at a time into idle workers. */
+  idlePickup: { p50Ms: number; p99Ms: number; samples: number };
+  /** Runs per second of the workers draining 1,000 runs queued before they started. */
+  backlog: { runs: number; runsPerSecond: number };
+  /** Enqueue to first model request of each of 1,000 runs enqueued at once, and runs per second over them. */
+  burst: { runs: number; p50Ms: number; p99Ms: number; runsPerSecond: number };
+  /** From a worker's SIGKILL mid-run to the run's next model request in another worker. */
+  recovery: { samplesMs: number[]; medianMs: number; maxMs: number };
 }

@@ -5,7 +5,9 @@ import { allowEverything, inlineApprover } from './approvals/inline-approver.js'
 import { approveCommand } from './commands/approve-command.js';
 import { approvalsCommand } from './commands/approvals-command.js';
 import { chatCommand } from './commands/chat-command.js';
+import { defaultStudioPort } from './commands/studio-port.js';
 import { configInit, configShow, configValidate } from './commands/config-commands.js';
+import { approveQueued, type QueueIo, runQueued } from './commands/queue-commands.js';
 import type { RunIo } from './commands/run-io.js';
 import { listSessions, removeSession, repairSession, showSession } from './commands/sessions-commands.js';
 import { type CliConfig, loadConfig } from './config/load-config.js';
@@ -18,6 +20,20 @@ import { InputHistory } from './repl/input-history.js';
 import { Terminal } from './repl/terminal.js';
 import { Conversation, type SessionChoice } from './sessions/conversation.js';
 import { type OpenedStore, openStore } from './sessions/open-store.js';
+
+/** Resolves with what asked the worker to stop (SIGTERM, Ctrl-C); a second ask calls `force`. */
+function stopRequested(force: () => void): Promise<string> {
+  return new Promise((resolve) => {
+    let asked = false;
+    const ask = (signal: NodeJS.Signals) => {
+      if (asked) return force();
+      asked = true;
+      resolve(signal === 'SIGINT' ? 'Ctrl-C' : signal);
+    };
+    process.on('SIGTERM', ask);
+    process.on('SIGINT', ask);
+  });
+}
 
 /**
  * Runs every command but `--help` and `--version`: reads the configuration
@@ -45,6 +61,13 @@ async function run(args: CliArguments, config: CliConfig): Promise<number> {
   const runLogger = level === undefined ? undefined : maskingLogger(stderrLogger(level), config.secrets);
   const storeLogger = runLogger ?? maskingLogger(stderrLogger('warn'), config.secrets);
   if (args.command === 'config-show') return configShow(config, out);
+  if (args.command === 'skills-list' || args.command === 'skills-validate') {
+    const { listSkills, validateSkillFolders } = await import('./commands/skills-commands.js');
+    const style = styleFor(out, process.env);
+    return args.command === 'skills-list'
+      ? listSkills(config, config.cwd, out, style)
+      : validateSkillFolders(config, config.cwd, args.target, out, style);
+  }
   // stdout carries only the protocol: the server logs to stderr, at warn unless a level is set.
   if (args.command === 'acp')
     return (await import('./acp/run-acp.js')).runAcp(
@@ -52,6 +75,14 @@ async function run(args: CliArguments, config: CliConfig): Promise<number> {
       { store: storeLogger, run: runLogger },
       (message) => process.stderr.write(`agent-core: ${maskSecrets(message, config.secrets)}\n`),
     );
+  if (args.command === 'worker') {
+    const { workerCommand } = await import('./commands/worker-command.js');
+    return workerCommand(
+      config,
+      { runLogger, storeLogger },
+      { out, errors: process.stderr, json: args.json, stopRequested },
+    );
+  }
   const store = await openStore(args.noSession ? 'memory:' : config.store, storeLogger);
   try {
     return await runCommand(args, config, store, { runLogger, storeLogger });
@@ -90,6 +121,27 @@ async function runCommand(
       return repairSession(store.store, args.target as string, out);
     case 'approvals':
       return approvalsCommand(store.store, out, style);
+    case 'studio':
+      return (await import('./commands/studio-command.js')).studioCommand(
+        config,
+        store,
+        { port: args.port ?? defaultStudioPort, host: args.host, open: args.open },
+        loggers,
+      );
+  }
+  // Runs the workers serve: enqueued here, run there; Ctrl-C stops the waiting, never the run.
+  if ((args.command === 'chat' && args.queue) || args.command === 'approve') {
+    const waiting = new AbortController();
+    const stop = () => waiting.abort();
+    process.once('SIGINT', stop);
+    try {
+      const io: QueueIo = { out, errors: process.stderr, json: args.json, signal: waiting.signal };
+      if (args.command === 'chat') return await runQueued(config, store, args, io, storeLogger);
+      const queued = await approveQueued(config, store, args, io, storeLogger);
+      if (queued !== undefined) return queued;
+    } finally {
+      process.removeListener('SIGINT', stop);
+    }
   }
   const rich = !args.json && isRich(out, process.env);
   const renderer = args.json
@@ -115,6 +167,20 @@ async function runCommand(
   });
   let conversation: Conversation | undefined;
   try {
+    if (args.command === 'replay') {
+      const { replayCommand } = await import('./commands/replay-command.js');
+      return await replayCommand(
+        {
+          id: args.target as string,
+          update: args.update,
+          tools: args.recordedTools ? 'recorded' : 'real',
+          json: args.json,
+        },
+        store,
+        settings,
+        { out, errors: process.stderr, style, errorStyle: styleFor(process.stderr, process.env) },
+      );
+    }
     if (settings.provider.notice !== undefined) process.stderr.write(`${settings.provider.notice}\n`);
     const listener = args.json
       ? (event: AgentEvent) => out.write(`${maskSecrets(JSON.stringify(event), config.secrets)}\n`)

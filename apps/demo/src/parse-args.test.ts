@@ -24,9 +24,55 @@ describe('parseCliArguments', () => {
       command: 'config-init',
       project: true,
     });
+    expect(parseCliArguments(['replay', 'abc', '--tools=recorded', '--update', '--json'])).toMatchObject({
+      command: 'replay',
+      target: 'abc',
+      recordedTools: true,
+      update: true,
+      json: true,
+      flags: {},
+    });
+    // Any other --tools names the packs today's agent gets, as for chat.
+    expect(parseCliArguments(['replay', 'abc', '--tools', 'fs'])).toMatchObject({
+      recordedTools: false,
+      flags: { tools: ['fs'] },
+    });
+    expect(
+      parseCliArguments(['studio', '--port', '0', '--open', '--store', 'postgres://db/agents']),
+    ).toMatchObject({
+      command: 'studio',
+      port: 0,
+      open: true,
+      host: undefined,
+      flags: { store: 'postgres://db/agents' },
+    });
+    expect(parseCliArguments(['studio', '--host', '0.0.0.0']).host).toBe('0.0.0.0');
     expect(parseCliArguments(['--data-dir', '/d', '--context-window', '8000']).flags).toEqual({
       dataDir: '/d',
       contextWindow: 8000,
+    });
+  });
+
+  it('reads the worker and the queue options', () => {
+    const worker = parseCliArguments(['worker', '--concurrency', '3', '--store', 'postgres://db/agents']);
+    expect(worker).toMatchObject({
+      command: 'worker',
+      flags: { concurrency: 3, store: 'postgres://db/agents' },
+    });
+    const queued = parseCliArguments([
+      'run',
+      '--queue',
+      '--no-wait',
+      '--operation-id',
+      'job-7',
+      'hello there',
+    ]);
+    expect(queued).toMatchObject({
+      command: 'chat',
+      prompt: 'hello there',
+      queue: true,
+      noWait: true,
+      operationId: 'job-7',
     });
   });
 
@@ -38,7 +84,20 @@ describe('parseCliArguments', () => {
       [['chat', '--context-window', 'big', 'hi'], /--context-window takes a number of tokens/],
       [['--session', 'x', '--continue'], /Choose one of --session, --continue and --no-session/],
       [['sessions', 'list', '--limit', '0'], /--limit takes a positive number/],
-      [['--json'], /--json prints the events of one run: use it with chat, run or approve/],
+      [['studio', '--port', '70000'], /--port takes a port number from 0/],
+      [['studio', 'extra'], /studio takes no arguments/],
+      [['chat', '--port', '1', 'hi'], /--port is an option of agent-core studio/],
+      [['studio', '--no-session'], /the studio shows the stored ones/],
+      [['--json'], /--json prints events as JSON lines: use it with chat, run, approve or worker/],
+      [['worker', 'now'], /worker takes no arguments/],
+      [['worker', '--concurrency', '0'], /--concurrency takes a positive number of runs/],
+      [['--queue'], /--queue enqueues a prompt for the workers/],
+      [['run', '--queue', '--no-session', 'hi'], /cannot be used with --no-session/],
+      [['run', '--operation-id', 'x', 'hi'], /--operation-id names what --queue enqueues/],
+      [['sessions', 'list', '--no-wait'], /--no-wait is for run --queue and approve/],
+      [['replay'], /replay needs a session id: agent-core replay SESSION/],
+      [['replay', 'a', 'b'], /Too many arguments for 'replay': b/],
+      [['chat', '--update', 'hi'], /--update re-records a stored session: use it with replay/],
     ];
     for (const [argv, message] of cases) {
       let thrown: unknown;

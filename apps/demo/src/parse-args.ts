@@ -12,9 +12,14 @@ export type Command =
   | 'config-init'
   | 'config-show'
   | 'config-validate'
+  | 'skills-list'
+  | 'skills-validate'
   | 'approvals'
   | 'approve'
   | 'acp'
+  | 'replay'
+  | 'studio'
+  | 'worker'
   | 'help'
   | 'version';
 
@@ -40,7 +45,7 @@ export interface CliArguments {
   hideThinking: boolean;
   /** Print stack traces of unexpected errors. */
   debug: boolean;
-  /** `sessions show|rm|repair ID`, `approve ID`. */
+  /** `sessions show|rm|repair ID`, `approve ID`, `skills validate [DIR]`. */
   target: string | undefined;
   /** `approve SESSION CALL...`: the calls to decide (all waiting calls when empty). */
   calls: string[];
@@ -51,6 +56,20 @@ export interface CliArguments {
   project: boolean;
   /** `sessions list --limit N` (default 50), `--all`. */
   limit: number | undefined;
+  /** `replay --update`: re-record the session's prompts from the live model into a new session. */
+  update: boolean;
+  /** `replay --tools=recorded`: every tool call answered from the stored session, none run. */
+  recordedTools: boolean;
+  /** `studio --port N` (0: a free port), `--host ADDRESS`, `--open`. */
+  port: number | undefined;
+  host: string | undefined;
+  open: boolean;
+  /** `run --queue`: enqueue the prompt for the workers instead of running it here. */
+  queue: boolean;
+  /** `--no-wait`: with `--queue` (or `approve` of a queued session), return once enqueued. */
+  noWait: boolean;
+  /** `--operation-id`: names what `--queue` enqueues, so the same command again runs nothing more. */
+  operationId: string | undefined;
 }
 
 /**
@@ -71,6 +90,7 @@ export class UsageError extends Error {
 const subcommands: Record<string, readonly string[]> = {
   sessions: ['list', 'show', 'rm', 'repair'],
   config: ['init', 'show', 'validate'],
+  skills: ['list', 'validate'],
 };
 
 /** Parses `argv` (without node and the script). */
@@ -97,6 +117,26 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       throw new UsageError(
         `acp takes no arguments; got ${rest.join(' ')}. Its settings come from the options and the config.`,
       );
+  } else if (first === 'worker') {
+    command = 'worker';
+    if (rest.length > 0)
+      throw new UsageError(
+        `worker takes no arguments; got ${rest.join(' ')}. It serves the run queue of the configured postgres:// store.`,
+      );
+  } else if (first === 'replay') {
+    command = 'replay';
+    target = rest[0];
+    if (target === undefined)
+      throw new UsageError(
+        'replay needs a session id: agent-core replay SESSION [--tools=recorded] [--update] [--json]',
+      );
+    if (rest.length > 1) throw new UsageError(`Too many arguments for 'replay': ${rest.slice(1).join(' ')}`);
+  } else if (first === 'studio') {
+    command = 'studio';
+    if (rest.length > 0)
+      throw new UsageError(
+        `studio takes no arguments; got ${rest.join(' ')}. Use --port, --host, --open and --store.`,
+      );
   } else if (first === 'approve') {
     command = 'approve';
     [target, ...calls] = rest;
@@ -104,8 +144,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       throw new UsageError(
         'approve needs a session id: agent-core approve SESSION [CALL...] [--deny] [--reason TEXT]',
       );
-  } else if (first === 'sessions' || first === 'config') {
-    const sub = rest[0] ?? (first === 'sessions' ? 'list' : undefined);
+  } else if (first === 'sessions' || first === 'config' || first === 'skills') {
+    const sub = rest[0] ?? (first === 'config' ? undefined : 'list');
     if (sub === undefined || !subcommands[first]?.includes(sub))
       throw new UsageError(
         `Unknown ${first} command '${rest.join(' ')}'. Use: agent-core ${first} ${subcommands[first]?.join(' | ')}`,
@@ -115,13 +155,14 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     const needsId = command === 'sessions-show' || command === 'sessions-rm' || command === 'sessions-repair';
     if (needsId && target === undefined)
       throw new UsageError(`${first} ${sub} needs a session id: agent-core ${first} ${sub} ID`);
-    if (rest.length > (needsId ? 2 : 1))
+    const takesTarget = needsId || command === 'skills-validate';
+    if (rest.length > (takesTarget ? 2 : 1))
       throw new UsageError(
-        `Too many arguments for '${first} ${sub}': ${rest.slice(needsId ? 2 : 1).join(' ')}`,
+        `Too many arguments for '${first} ${sub}': ${rest.slice(takesTarget ? 2 : 1).join(' ')}`,
       );
   } else {
     throw new UsageError(
-      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, config, acp; no command opens the REPL. Run 'agent-core --help'.`,
+      `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, replay, skills, config, acp, studio, worker; no command opens the REPL. Run 'agent-core --help'.`,
     );
   }
   const prompt = command === 'chat' ? rest.join(' ').trim() : '';
@@ -129,20 +170,45 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     throw new UsageError('chat needs a prompt, e.g. agent-core chat "What is 15 * 3?"');
   if (values.session === '')
     throw new UsageError("--session needs a session id, or 'new' to start a session.");
-  if (values.json === true && !['chat', 'approve'].includes(command))
+  if (values.json === true && !['chat', 'approve', 'replay', 'worker'].includes(command))
     throw new UsageError(
-      '--json prints the events of one run: use it with chat, run or approve, not the REPL.',
+      '--json prints events as JSON lines: use it with chat, run, approve or worker (or with replay, for its report), not the REPL.',
     );
+  if (values.update === true && command !== 'replay')
+    throw new UsageError(
+      '--update re-records a stored session: use it with replay, e.g. agent-core replay SESSION --update',
+    );
+  // `replay --tools=recorded` answers every call from the stored session; any other --tools names packs.
+  const recordedTools = command === 'replay' && values.tools === 'recorded';
   const chosen = [
     values.session !== undefined,
     values.continue === true,
     values['no-session'] === true,
   ].filter(Boolean);
   if (chosen.length > 1) throw new UsageError('Choose one of --session, --continue and --no-session.');
+  const studioOnly = (['port', 'host', 'open'] as const).filter((name) => values[name] !== undefined);
+  if (studioOnly.length > 0 && command !== 'studio')
+    throw new UsageError(`--${studioOnly[0]} is an option of agent-core studio.`);
+  if (command === 'studio' && values['no-session'] === true)
+    throw new UsageError('--no-session keeps sessions in one process: the studio shows the stored ones.');
+  if (values.queue === true && command !== 'chat')
+    throw new UsageError(
+      '--queue enqueues a prompt for the workers: use it with run or chat, e.g. agent-core run --queue "..."',
+    );
+  if (values.queue === true && values['no-session'] === true)
+    throw new UsageError(
+      '--queue runs the prompt in a stored session that a worker loads; it cannot be used with --no-session.',
+    );
+  if (values['operation-id'] !== undefined && values.queue !== true)
+    throw new UsageError('--operation-id names what --queue enqueues; use it with run --queue.');
+  if (values['no-wait'] === true && values.queue !== true && command !== 'approve')
+    throw new UsageError(
+      '--no-wait is for run --queue and approve: they then return once the run is enqueued.',
+    );
   return {
     command,
     prompt,
-    flags: flagsOf(values),
+    flags: flagsOf(recordedTools ? { ...values, tools: undefined } : values),
     yes: values.yes === true,
     noInput: values['no-input'] === true,
     json: values.json === true,
@@ -160,6 +226,14 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     force: values.force === true,
     project: values.project === true,
     limit: values.all === true ? Number.POSITIVE_INFINITY : limitOf(values.limit),
+    update: values.update === true,
+    recordedTools,
+    port: portOf(values.port),
+    host: hostOf(values.host),
+    open: values.open === true,
+    queue: values.queue === true,
+    noWait: values['no-wait'] === true,
+    operationId: values['operation-id'],
   };
 }
 
@@ -190,10 +264,35 @@ function flagsOf(values: ReturnType<typeof parse>['values']): ConfigFlags {
     ['store', values.store],
     ['dataDir', values['data-dir']],
     ['logLevel', logLevel],
+    ['noSkills', values['no-skills'] === true ? true : undefined],
+    ['concurrency', concurrencyOf(values.concurrency)],
   ];
   for (const [key, value] of entries)
     if (value !== undefined) (flags as Record<string, unknown>)[key] = value;
   return flags;
+}
+
+function portOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) > 65_535)
+    throw new UsageError(`--port takes a port number from 0 (any free one) to 65535; got '${text}'.`);
+  return Number(text);
+}
+
+function hostOf(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (text === '' || /[\s/]/.test(text))
+    throw new UsageError(
+      `--host takes an address to listen on, such as 127.0.0.1 or 0.0.0.0; got '${text}'.`,
+    );
+  return text;
+}
+
+function concurrencyOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) === 0)
+    throw new UsageError(`--concurrency takes a positive number of runs; got '${text}'.`);
+  return Number(text);
 }
 
 function limitOf(text: string | undefined): number | undefined {
@@ -238,6 +337,7 @@ function parse(argv: readonly string[]) {
       'log-level': { type: 'string' },
       trace: { type: 'boolean' },
       'no-compact': { type: 'boolean' },
+      'no-skills': { type: 'boolean' },
       'hide-thinking': { type: 'boolean' },
       debug: { type: 'boolean' },
       deny: { type: 'boolean' },
@@ -246,6 +346,14 @@ function parse(argv: readonly string[]) {
       project: { type: 'boolean' },
       limit: { type: 'string' },
       all: { type: 'boolean' },
+      update: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      open: { type: 'boolean' },
+      concurrency: { type: 'string' },
+      queue: { type: 'boolean' },
+      'no-wait': { type: 'boolean' },
+      'operation-id': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },

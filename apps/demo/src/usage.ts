@@ -12,11 +12,23 @@ Usage:
   agent-core sessions show ID               a session's history
   agent-core sessions rm ID                 delete a session
   agent-core sessions repair ID             cut a damaged session back to its last consistent point
+  agent-core replay SESSION                 re-run a stored session's prompts offline on its recorded replies with
+                [--tools=recorded] [--update]  today's prompt, tools and orchestrator: exit 0 reproduced, 1 diverged
+  agent-core skills list                    the Agent Skills sessions in this folder get, where each comes
+                                            from, the ones hidden by another, and the broken ones with why
+  agent-core skills validate [DIR]          check the skills in DIR (a skill or a folder of skills; default
+                                            every folder skills are read from): exit code 1 on an error
   agent-core config init [--project] [--force]  write a commented config file
   agent-core config show                    the merged configuration and where each value came from
   agent-core config validate                check the config files; a bad key is named with its file and line
   agent-core acp [options]                  serve the agent to an editor (Zed, JetBrains, Neovim) over the
                                             Agent Client Protocol on stdin/stdout, with the config's store
+  agent-core studio [--port N] [--open]     a local web app over the config's store: sessions, runs as
+                [--host ADDRESS]            timelines, the approvals inbox; prints its address with a token
+  agent-core worker --store postgres://...  run queued prompts with the configured agent, on any number of
+                [--concurrency N]           machines; SIGTERM or Ctrl-C lets the runs in flight finish
+  agent-core run --queue "<prompt>"         enqueue the prompt for the workers and wait for its answer
+                [--no-wait] [--operation-id ID]   (approve of a queued session enqueues its resume too)
 
 Options:
   -p, --provider <name>       anthropic, openai, mock (offline), or a [providers] name of the config
@@ -37,11 +49,20 @@ Options:
       --data-dir <dir>        the same as --store <dir>/sessions
       --context-window <n>    tokens of context for a model whose window is unknown
       --no-compact            never compact the history sent to the model
+      --no-skills             no Agent Skills (.agents/skills/, .claude/skills/, ~/.config/agent-core/skills/)
       --json                  print every event as one JSON line (NDJSON), and nothing else on stdout
+      --update                replay: send the prompts to the live model instead, into a new session
+      --queue                 with run: enqueue the prompt for 'agent-core worker' (a postgres:// store)
+      --no-wait               with run --queue and approve of a queued session: return once enqueued
+      --operation-id <id>     with run --queue: names the work, so the same command again runs nothing more
+      --concurrency <n>       with worker: runs at once in this process (default 4)
       --hide-thinking         do not show the model's thinking
       --log-level <level>     log the run as JSON lines on stderr: debug, info, warn or error
       --trace                 print the run's OpenTelemetry span tree with durations on stderr
       --debug                 print the stack trace of an unexpected error
+      --port <n>              studio: the port (default 4983; 0 for any free one)
+      --host <address>        studio: the address to listen on (default 127.0.0.1, this machine only)
+      --open                  studio: open its address in the default browser ($BROWSER if set)
   -h, --help                  show this help
   -v, --version               print the version
 

@@ -58,6 +58,8 @@ export interface AcpSessionContext {
 export type AcpAgentSetup = SessionAgentOptions & {
   close?: () => void | Promise<void>;
   contextSize?: (provider: Provider, model: string) => number | undefined;
+  /** Commands of this session only (its skills, say), advertised after the server's; one named like a server command is left out. */
+  commands?: AcpCommand[];
 };
 
 /** Makes the agent of a session; called when a session is created, loaded or resumed in this process. */

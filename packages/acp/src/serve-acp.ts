@@ -148,8 +148,9 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
       const servedSession = new ServedSession(host, session, record, {
         ...(opening.close === undefined ? {} : { close: opening.close }),
         ...(opening.contextSize === undefined ? {} : { contextSize: opening.contextSize }),
+        ...(opening.commands === undefined ? {} : { commands: opening.commands }),
       });
-      servedSession.announceCommands((options.commands ?? []).map(advertised));
+      servedSession.announceCommands(servedSession.commands.map(advertised));
       opening.served = servedSession;
       served.set(sessionId, servedSession);
       return servedSession;

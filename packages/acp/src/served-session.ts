@@ -56,6 +56,8 @@ export interface ServedSessionHost {
 export interface SessionSetup {
   close?: () => void | Promise<void>;
   contextSize?: (provider: Provider, model: string) => number | undefined;
+  /** The session's own commands, after the server's. */
+  commands?: readonly AcpCommand[];
 }
 
 /**
@@ -127,6 +129,14 @@ export class ServedSession {
     return this.#updates.flushed();
   }
 
+  /** The commands prompts of this session may run: the server's, then the session's own not named like one of them. */
+  get commands(): readonly AcpCommand[] {
+    const own = this.#setup.commands ?? [];
+    if (own.length === 0) return this.#host.commands;
+    const taken = new Set(this.#host.commands.map((command) => command.name));
+    return [...this.#host.commands, ...own.filter((command) => !taken.has(command.name))];
+  }
+
   /**
    * Given commands, keeps them to send; without, sends what it keeps, once: soon after the session opens, or
    * first thing in its first prompt if that comes sooner, so they never
@@ -165,7 +175,7 @@ export class ServedSession {
       );
     }
     this.announceCommands();
-    const command = findCommand(content, this.#host.commands);
+    const command = findCommand(content, this.commands);
     if (command !== undefined) return this.#runCommand(command.command, command.input);
     const turn = this.#startTurn(false);
     this.#titleFrom(content);

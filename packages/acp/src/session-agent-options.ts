@@ -14,6 +14,7 @@ import {
 import { offeredConfig, offeredPolicies } from './config-options.js';
 import type {
   AcpClientAccess,
+  AcpCommand,
   AcpModelChoice,
   AcpSessionContext,
   ServeAcpOptions,
@@ -25,9 +26,10 @@ import { readSessionRecord } from './session-record.js';
 export interface Opening {
   cwd: string;
   mcpServers: McpServer[];
-  /** The factory's `close()` and `contextSize()`, once the agent is made. */
+  /** The factory's `close()`, `contextSize()` and commands, once the agent is made. */
   close?: () => void | Promise<void>;
   contextSize?: (provider: Provider, model: string) => number | undefined;
+  commands?: AcpCommand[];
   /** The served session, once it is made: its tools tell it when they start. */
   served?: ServedSession;
 }
@@ -65,9 +67,10 @@ export function sessionAgentOptions(
       currentConfig: () => sources.served(id)?.config ?? config,
       metadata,
     };
-    const { close, contextSize, ...agentOptions } = await options.createAgent(context);
+    const { close, contextSize, commands, ...agentOptions } = await options.createAgent(context);
     opening.close = close;
     opening.contextSize = contextSize;
+    opening.commands = commands;
     const choice = options.models?.find((model) => model.id === config.model);
     if (choice !== undefined) {
       agentOptions.model = choice.model;
@@ -103,7 +106,8 @@ function addPolicyHook(agentOptions: SessionAgentOptions, policy: () => string |
   const before = agentOptions.hooks?.beforeRun;
   agentOptions.hooks = {
     ...agentOptions.hooks,
-    beforeRun: [...(before === undefined ? [] : Array.isArray(before) ? before : [before]), applyPolicy],
+    // The editor's pick first: the agent's own hooks see it and may refine it (the CLI wraps it for skills' allowed-tools).
+    beforeRun: [applyPolicy, ...(before === undefined ? [] : Array.isArray(before) ? before : [before])],
   };
 }
 

@@ -190,11 +190,19 @@ export { newSessionState, sessionSchemaVersion, statusAfterRun } from './session
 export type { NewSessionOptions, SessionState, SessionStatus } from './session/session-state.js';
 export { checkSessionId } from './session/session-id.js';
 export {
+  checkSessionEvents,
   checkSessionState,
   loadSessionStateSchema,
   parseSessionState,
   sessionMigrations,
 } from './session/parse-session-state.js';
+export { checkAppendOptions, checkSaveOptions } from './session/store-call-options.js';
+export {
+  maxSessionMetadataDepth,
+  maxSessionPartDepth,
+  sessionDepthProblem,
+} from './session/session-depth-problem.js';
+export type { SessionDepthProblem } from './session/session-depth-problem.js';
 export type { ParseSessionOptions, SessionMigration } from './session/parse-session-state.js';
 export type { SessionEvent, SessionLogRecord } from './session/session-event.js';
 export type {
@@ -247,6 +255,20 @@ export type { PromptLayerFiles, ReadTextFile } from './system-prompt/load-prompt
 export type { PromptLayers } from './system-prompt/prompt-layers.js';
 export { renderTemplate } from './system-prompt/render-template.js';
 export { TemplateError } from './errors/template-error.js';
+
+export type { Skill, SkillFiles } from './skills/skill.js';
+export { skillLimits, skillNameProblem } from './skills/skill-limits.js';
+export { checkSkills } from './skills/check-skills.js';
+export { normalizeSkillPath } from './skills/normalize-skill-path.js';
+export { SkillError } from './skills/skill-error.js';
+export type { SkillErrorCode } from './skills/skill-error.js';
+export { skillTools } from './skills/skill-tools.js';
+export { loadedSkillNames, skillToolNames } from './skills/skill-history.js';
+export { renderSkillsSection } from './skills/render-skills-section.js';
+export type { SkillSummary } from './skills/render-skills-section.js';
+export { preApproveSkillTools } from './skills/pre-approve-skill-tools.js';
+export { isSkillEvent } from './skills/skill-event.js';
+export type { SkillEventData } from './skills/skill-event.js';
 
 export type { TraceContext } from './trace/trace-context.js';
 export {

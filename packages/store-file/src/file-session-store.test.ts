@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newSessionState, SessionManager } from '@agent-core/core';
+import { newSessionState, SessionManager, silentLogger } from '@agent-core/core';
 import { sampleEvents, sampleSessionState, sessionStoreConformance } from '@agent-core/core/testing';
 import { describe, expect, it, test } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
@@ -10,7 +10,15 @@ import { recordingLogger } from './test-support/recording-logger.js';
 
 const root = () => mkdtemp(join(tmpdir(), 'store-file-'));
 
-sessionStoreConformance(async () => new FileSessionStore({ root: await root() }), { test, describe });
+sessionStoreConformance(
+  // Silent: the checks of damaged data make list() warn, as it should, about the sessions they damaged.
+  async () => new FileSessionStore({ root: await root(), logger: silentLogger }),
+  { test, describe },
+  {
+    writeRawSnapshot: (store, id, json) =>
+      writeFile(join((store as FileSessionStore).root, id, 'session.json'), json),
+  },
+);
 
 function failing(code: string) {
   return Object.assign(new Error(`${code}: simulated`), { code });

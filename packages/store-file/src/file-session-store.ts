@@ -2,6 +2,9 @@ import { join } from 'node:path';
 import {
   AgentError,
   type AppendSessionOptions,
+  checkAppendOptions,
+  checkSaveOptions,
+  checkSessionEvents,
   checkSessionId,
   checkSessionState,
   InvalidSessionStateError,
@@ -94,6 +97,7 @@ export class FileSessionStore implements SessionStore {
    */
   async save(state: SessionState, options: SaveSessionOptions): Promise<{ version: number }> {
     checkSessionId(state?.id);
+    checkSaveOptions(options);
     await checkSessionState(state);
     return this.#exclusive(state.id, () => {
       const folder = this.#folder(state.id);
@@ -197,8 +201,8 @@ export class FileSessionStore implements SessionStore {
 
   /**
    * Appends with consecutive seqs, fsynced. Checks the entries first
-   * (`InvalidSessionStateError`: a line a read would refuse is never
-   * written), refuses to number behind a snapshot that includes more
+   * (`checkSessionEvents`, then what a replay reads: `InvalidSessionStateError`,
+   * a line a read would refuse is never written), refuses to number behind a snapshot that includes more
    * (`SessionCorruptError`), then checks the lease when one is passed.
    */
   append(
@@ -208,6 +212,8 @@ export class FileSessionStore implements SessionStore {
   ): Promise<{ firstSeq: number; lastSeq: number }> {
     return this.#exclusive(id, async () => {
       const folder = this.#folder(id);
+      checkAppendOptions(options);
+      checkSessionEvents(id, entries);
       for (const [index, entry] of entries.entries()) {
         const problem = eventProblem(entry);
         if (problem !== undefined)

@@ -172,7 +172,10 @@ describe('processId', () => {
   it('refuses what is not a pid', () => {
     for (const processId of [0, -1, 1.5, Number.NaN]) {
       expect(() => new FileSessionStore({ root: '/tmp/x', processId })).toThrow(
-        /processId must be a positive integer/,
+        expect.objectContaining({
+          code: 'invalid_config',
+          message: expect.stringMatching(/processId must be a positive whole number \(a pid\)/),
+        }),
       );
     }
   });

@@ -152,6 +152,47 @@ describe('a damaged events log after the snapshot: SessionCorruptError naming th
     }
   });
 
+  it('a record nested 100,000 levels deep (written by another program) is refused naming the line, never a RangeError; repair cuts it', async () => {
+    const folder = await root();
+    const log = await sessionWithRun(folder);
+    // Built as text: JSON.stringify itself overflows the stack on such a value.
+    const deep = `${'{"a":'.repeat(100_000)}{}${'}'.repeat(100_000)}`;
+    await rewriteLines(log, (lines) =>
+      lines.map((line, index) =>
+        index === 4
+          ? `{"seq":5,"operationId":"r1","event":{"type":"message","message":{"role":"note","data":${deep}}}}`
+          : line,
+      ),
+    );
+    const store = new FileSessionStore({ root: folder, logger: quiet() });
+    const manager = new SessionManager({
+      store,
+      agentOptions: () => ({ provider: { name: 'none', stream: () => [] as never }, model: 'm' }),
+    });
+    const error = await corrupt(manager.get('s'));
+    expect(error.source).toBe(log);
+    expect(error.message).toContain(
+      "line 5 is not a log record (its event's field 'message': it is nested more than 256 levels deep",
+    );
+    // Listing reads no record of the log: it answers, whatever it shows of the damaged session.
+    await store.list();
+    const report = await store.repair('s');
+    expect(report.lastSeq).toBe(4);
+    const session = await new SessionManager({
+      store: new FileSessionStore({ root: folder, logger: quiet() }),
+      agentOptions: () => ({
+        provider: {
+          name: 'scripted',
+          async *stream() {
+            yield { type: 'done', message: answer('again') as never };
+          },
+        },
+        model: 'm',
+      }),
+    }).get('s');
+    expect(historyProblems(session.messages, { allowPendingCalls: true })).toEqual([]);
+  });
+
   it('a line removed from the middle is a gap: the error names the line after it and the missing record', async () => {
     const folder = await root();
     const log = await sessionWithRun(folder);

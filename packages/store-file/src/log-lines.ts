@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionLogRecord } from '@agent-core/core';
+import { type SessionEvent, type SessionLogRecord, sessionDepthProblem } from '@agent-core/core';
 
 /** One complete line of `events.jsonl`: its number (from 1), where it starts and ends, and its record or what is wrong with it. */
 export type LogLine =
@@ -48,8 +48,9 @@ function parseRecord(text: string): SessionLogRecord | string {
 
 /**
  * Why `event` could not be replayed (undefined when it can): every event has
- * a string `type`, a message event carries a message with a string `role`,
- * and the events a replay reads fields of have them with their types.
+ * a string `type` and no field nested past `maxSessionPartDepth`, a message
+ * event carries a message with a string `role`, and the events a replay
+ * reads fields of have them with their types.
  * Appends check their entries with it, so they never write a line a read refuses.
  */
 export function eventProblem(event: unknown): string | undefined {
@@ -57,6 +58,9 @@ export function eventProblem(event: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return 'its event is not an object';
   if (typeof value.type !== 'string') return 'its event has no type';
+  // Before anything reads or copies it: a field nested thousands of levels deep would overflow the stack.
+  const tooDeep = sessionDepthProblem(value);
+  if (tooDeep !== undefined) return `its event's field '${tooDeep.field}': ${tooDeep.detail}`;
   if (value.type !== 'message') return replayedEventProblem(value as Record<string, unknown>);
   const message = (value as { message?: { role?: unknown } }).message;
   if (typeof message !== 'object' || message === null || typeof message.role !== 'string')

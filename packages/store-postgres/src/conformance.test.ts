@@ -52,5 +52,13 @@ sessionStoreConformance(
           leaseDurationMs: 0,
         }),
       ),
+    // As another program could write the row: the JSON text kept as a jsonb string, as the store keeps what jsonb refuses.
+    writeRawSnapshot: async (store, id, json) => {
+      const schema = (store as PostgresSessionStore).schema;
+      await server.admin.query(
+        `UPDATE "${schema}".agent_core_sessions SET state = to_jsonb($2::text) WHERE id = $1`,
+        [id, json],
+      );
+    },
   },
 );

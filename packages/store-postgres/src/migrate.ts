@@ -1,8 +1,10 @@
-import { ConfigError } from '@agent-core/core';
+import { type AgentError, ConfigError } from '@agent-core/core';
 import { describeTarget, openPool, type PostgresPool } from './postgres-pool.js';
 import { currentSchemaVersion, schemaMigrations } from './schema-migrations.js';
 import { quotedSchema, schemaLockKey } from './schema-name.js';
 import { storageErrorOf } from './storage-errors.js';
+import { checkConnectionString, passwordScrubber } from './store-options.js';
+import { loginSettings } from './login-problem.js';
 
 /** Options of `migrate`: where the schema goes, as for `new PostgresSessionStore(...)`. */
 export interface MigrateOptions {
@@ -41,6 +43,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   if ((options?.pool === undefined) === (options?.connectionString === undefined)) {
     throw new ConfigError('migrate needs exactly one of connectionString or pool.');
   }
+  if (options.connectionString !== undefined) checkConnectionString(options.connectionString, 'migrate');
   const where = describeTarget(options, schema);
   let pool = options.pool;
   if (pool === undefined) {
@@ -55,7 +58,9 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   const ignore = () => {};
   pool.on('error', ignore);
   try {
-    return await runMigrations(pool, schema, quoted, where);
+    return await runMigrations(pool, schema, quoted, where, (error) =>
+      storageErrorOf(error, where, passwordScrubber(options), loginSettings(options)),
+    );
   } finally {
     // A pool's end() resolves before its sockets close: the listener of the pool opened here stays.
     if (options.pool === undefined) await pool.end();
@@ -78,12 +83,16 @@ export async function schemaVersion(pool: PostgresPool, quoted: string): Promise
   }
 }
 
-/** Runs the missing migrations of one schema under its advisory lock; `where` names it in errors. */
+/**
+ * Runs the missing migrations of one schema under its advisory lock; `where`
+ * names it in errors, and `fail` makes a driver's failure a typed error.
+ */
 export async function runMigrations(
   pool: PostgresPool,
   schema: string,
   quoted: string,
   where: string,
+  fail: (error: unknown) => AgentError,
 ): Promise<MigrateResult> {
   try {
     // Most starts find the schema current: one read, no lock, no transaction.
@@ -134,7 +143,7 @@ export async function runMigrations(
       client.release(failed);
     }
   } catch (error) {
-    throw storageErrorOf(error, where, (text) => text);
+    throw fail(error);
   }
 }
 

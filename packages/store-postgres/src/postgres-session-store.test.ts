@@ -10,6 +10,7 @@ import {
 import { canonicalJson, sampleEvents, sampleSessionState, stepOrchestrator } from '@agent-core/core/testing';
 import { mock } from '@agent-core/provider-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from './migrate.js';
 import { openPool } from './postgres-pool.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { quietPool, startTestServer, type TestServer } from '@agent-core/test-postgres';
@@ -68,6 +69,51 @@ describe('PostgresSessionStore options', () => {
     expect(() => new PostgresSessionStore({ connectionString: server.url, leaseDurationMs: -1 })).toThrow(
       /leaseDurationMs must be a whole number >= 0/,
     );
+  });
+
+  it('every bad option is a ConfigError naming the option and what it takes, never quoting the password', async () => {
+    const secret = 'hunter2-secret';
+    const url = `postgres://agent:${secret}@127.0.0.1:9/agents`;
+    const cases: [unknown, RegExp][] = [
+      [undefined, /PostgresSessionStore needs options: new PostgresSessionStore\(\{ connectionString: /],
+      [url, /PostgresSessionStore needs options/],
+      [
+        { connectionString: url, poolSize: 5 },
+        /PostgresSessionStore has no option 'poolSize'; its options are connectionString, pool, schema, leaseDurationMs, autoMigrate, maxConnections, statementTimeoutMs, idleInTransactionTimeoutMs, connectionTimeoutMs, logger/,
+      ],
+      [{ connectionString: 42 }, /connectionString must be a postgres:\/\/ or postgresql:\/\/ URL/],
+      [
+        { pool: { query() {}, connect() {}, on() {} } },
+        /pool must be a pg Pool .*query, connect, on and removeListener/,
+      ],
+      [{ connectionString: url, autoMigrate: 'yes' }, /autoMigrate must be true .* or false .*got a string/],
+      [
+        { connectionString: url, logger: console.log },
+        /logger must be a Logger \(debug, info, warn and error functions\)/,
+      ],
+      [
+        { connectionString: url, maxConnections: '4' },
+        /maxConnections must be a whole number >= 1, or left out for 10; got a string/,
+      ],
+      [
+        { connectionString: url, statementTimeoutMs: 0 },
+        /statementTimeoutMs must be a whole number >= 1, or left out for 15,000; got 0/,
+      ],
+      [{ connectionString: url, schema: 7 }, /schema must be a PostgreSQL schema name/],
+    ];
+    for (const [options, message] of cases) {
+      const error = await rejection(() => new PostgresSessionStore(options as never));
+      expect(error.name).toBe('ConfigError');
+      expect(error.code).toBe('invalid_config');
+      expect(error.message).toMatch(message);
+      expect(error.message).not.toContain(secret);
+    }
+    const migration = await rejection(() => migrate({ connectionString: `mysql://agent:${secret}@host/db` }));
+    expect(migration).toMatchObject({ name: 'ConfigError', code: 'invalid_config' });
+    expect(migration.message).toMatch(
+      /^migrate connectionString must be a postgres:\/\/ or postgresql:\/\/ URL/,
+    );
+    expect(migration.message).not.toContain(secret);
   });
 
   it('does nothing on construction; a server that cannot be reached is a retryable SessionStorageError without the password', async () => {
@@ -165,6 +211,31 @@ describe('PostgresSessionStore data', () => {
     expect(listed?.title).toBe(
       odd.replace('\u0000', '\uFFFD').replace('\ud83d', '\uFFFD').replace('\udc00', '\uFFFD'),
     );
+  });
+
+  it('a row another program wrote that is not JSON is SessionCorruptError saying what to do, for the snapshot and a log record', async () => {
+    const store = newStore();
+    await store.save(newSessionState({ id: 'foreign' }), { expectedVersion: 0 });
+    await store.append('foreign', sampleEvents('a'), { operationId: 'op' });
+    const sessions = `"${store.schema}".agent_core_sessions`;
+    const events = `"${store.schema}".agent_core_session_events`;
+    await server.admin.query(`UPDATE ${events} SET event = to_jsonb('{"type": "mess'::text) WHERE seq = 2`);
+    const record = await rejection(() => store.read('foreign'));
+    expect(record).toMatchObject({ name: 'SessionCorruptError', code: 'session_corrupt' });
+    expect(record.message).toContain(`the events log of session 'foreign' in ${store.where}`);
+    expect(record.message).toContain('record 2 is not valid JSON');
+    await server.admin.query(
+      `UPDATE ${sessions} SET state = to_jsonb('{"id": "foreign", '::text) WHERE id = 'foreign'`,
+    );
+    const snapshot = await rejection(() => store.load('foreign'));
+    expect(snapshot).toMatchObject({ name: 'SessionCorruptError', code: 'session_corrupt' });
+    expect(snapshot.message).toContain('its state is not valid JSON');
+    expect(snapshot.message).toContain(
+      "Restore the session's row from a backup, or delete the session (store.delete(id)).",
+    );
+    // It can be deleted, as the advice says, and the id is free again.
+    expect(await store.delete('foreign')).toBe(true);
+    await store.save(newSessionState({ id: 'foreign' }), { expectedVersion: 0 });
   });
 
   it('lists ties of updatedAt by id in code unit order, page by page, on any server collation', async () => {

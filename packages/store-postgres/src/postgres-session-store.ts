@@ -1,11 +1,13 @@
 import { hostname } from 'node:os';
 import {
+  checkAppendOptions,
+  checkSaveOptions,
+  checkSessionEvents,
   checkSessionId,
   checkSessionState,
   ConfigError,
   type ListSessionsOptions,
   type Logger,
-  parseSessionState,
   type SaveSessionOptions,
   SessionBusyError,
   type SessionEvent,
@@ -19,15 +21,17 @@ import {
 } from '@agent-core/core';
 import { AppendEntries } from './append-entries.js';
 import { listSessions } from './list-sessions.js';
+import { loginSettings } from './login-problem.js';
 import { describeTarget, poolSize } from './postgres-pool.js';
 import { leaseToken, PostgresSessionLease } from './postgres-session-lease.js';
 import { type PruneOptions, type PruneResult, pruneSessions } from './prune-sessions.js';
 import { saveState } from './save-state.js';
+import { readStoredEvent, readStoredState } from './read-stored-rows.js';
 import { quotedSchema } from './schema-name.js';
 import { type SessionStatements, sessionStatements } from './session-statements.js';
 import { checkStoreOptions, passwordScrubber, type PostgresSessionStoreOptions } from './store-options.js';
 import { StoreConnection } from './store-connection.js';
-import { fromStoredJson, storedJson } from './stored-json.js';
+import { storedJson } from './stored-json.js';
 import { knownFromRow, SummaryCache } from './summary-cache.js';
 
 /**
@@ -86,6 +90,7 @@ export class PostgresSessionStore implements SessionStore {
       scrub: passwordScrubber(checked),
       autoMigrate: checked.autoMigrate,
       logger: this.#logger,
+      login: loginSettings(checked),
     });
     const connections = checked.pool === undefined ? checked.maxConnections : (poolSize(checked.pool) ?? 10);
     // Half the pool for appends, in batches; the rest stays free for loads, saves and leases.
@@ -108,23 +113,16 @@ export class PostgresSessionStore implements SessionStore {
     );
     const row = rows[0];
     if (row === undefined) throw new SessionNotFoundError(id, this.where);
-    const raw = fromStoredJson(row.state) as Record<string, unknown>;
-    // The row's version is the one saves compare with.
-    if (raw !== null && typeof raw === 'object') raw.version = Number(row.version);
-    const state = await parseSessionState(raw, { source: `session '${id}' in ${this.where}` });
+    const state = await readStoredState(row, `session '${id}' in ${this.where}`);
     this.#known.set(id, knownFromRow(id, row));
     return state;
   }
 
   async save(state: SessionState, options: SaveSessionOptions): Promise<{ version: number }> {
     checkSessionId(state?.id);
+    checkSaveOptions(options);
     await checkSessionState(state);
-    const expectedVersion = options?.expectedVersion;
-    if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 0) {
-      throw new ConfigError(
-        `save needs expectedVersion, the version loaded or last saved (0 to create), got ${String(expectedVersion)}.`,
-      );
-    }
+    const expectedVersion = options.expectedVersion;
     const token = leaseToken(options.lease, state.id);
     return this.#exclusive(state.id, async () => {
       const saved = await saveState(this.#connection, this.#statements, this.#known, {
@@ -165,12 +163,9 @@ export class PostgresSessionStore implements SessionStore {
     checkSessionId(id);
     if (!Array.isArray(entries))
       throw new ConfigError(`append needs an array of log entries, got ${typeof entries}.`);
-    const operationId = options?.operationId;
-    if (typeof operationId !== 'string' || operationId === '' || operationId.includes('\u0000')) {
-      throw new ConfigError(
-        `append needs an operationId, a non-empty string without NUL characters, got ${JSON.stringify(operationId)}.`,
-      );
-    }
+    checkAppendOptions(options);
+    const operationId = options.operationId;
+    checkSessionEvents(id, entries);
     const token = leaseToken(options.lease, id);
     // Serialised before any statement: a transaction never waits for JSON.
     const eventsJson = `[${entries.map((entry) => storedJson(entry)).join(',')}]`;
@@ -190,12 +185,13 @@ export class PostgresSessionStore implements SessionStore {
     );
     if (rows.length === 0) throw new SessionNotFoundError(id, this.where);
     const records: SessionLogRecord[] = [];
+    const source = `the events log of session '${id}' in ${this.where}`;
     for (const row of rows) {
       if (row.seq === null) continue;
       records.push({
         seq: Number(row.seq),
         operationId: row.operation_id as string,
-        event: fromStoredJson(row.event) as SessionEvent,
+        event: readStoredEvent(row, source),
       });
     }
     return records;

@@ -1,4 +1,5 @@
 import { AgentError, SessionStorageError } from '@agent-core/core';
+import { type LoginSettings, loginProblem } from './login-problem.js';
 
 /** Node socket errors that mean the server cannot be reached now. */
 const socketCodes = new Set([
@@ -50,17 +51,25 @@ export function isConnectionFailure(error: unknown): boolean {
 
 /**
  * Maps a driver or server failure onto core's `SessionStorageError`, naming
- * `where` (never the password): `unavailable` and retryable when the server
- * cannot be reached; `full` for a full disk; `read_only` for a read-only
- * server or missing privileges; `locked` for a lock timeout; `io` for the
- * rest, retryable for a statement timeout, a serialization failure or a
- * deadlock. An agent-core error passes through unchanged.
+ * `where` (never the password): `auth` when the server refused the login of
+ * `login`, saying which credential (see `loginProblem`); `unavailable` and
+ * retryable when the server cannot be reached; `full` for a full disk;
+ * `read_only` for a read-only server or missing privileges; `locked` for a
+ * lock timeout; `io` for the rest, retryable for a statement timeout, a
+ * serialization failure or a deadlock. An agent-core error passes through unchanged.
  */
-export function storageErrorOf(error: unknown, where: string, scrub: (text: string) => string): AgentError {
+export function storageErrorOf(
+  error: unknown,
+  where: string,
+  scrub: (text: string) => string,
+  login?: LoginSettings,
+): AgentError {
   if (AgentError.isInstance(error)) return error;
+  const options = { cause: error };
+  const refused = login === undefined ? undefined : loginProblem(error, login);
+  if (refused !== undefined) return new SessionStorageError(where, 'auth', scrub(refused), options);
   const code = codeOf(error);
   const detail = scrub(`${messageOf(error)}${code === undefined ? '' : ` (${code})`}`);
-  const options = { cause: error };
   if (isConnectionFailure(error)) return new SessionStorageError(where, 'unavailable', detail, options);
   switch (code) {
     case '53100':

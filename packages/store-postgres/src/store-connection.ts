@@ -1,4 +1,5 @@
 import { type AgentError, ConfigError, type Logger } from '@agent-core/core';
+import type { LoginSettings } from './login-problem.js';
 import { runMigrations, schemaVersion } from './migrate.js';
 import {
   type OwnPoolSettings,
@@ -22,6 +23,8 @@ export interface StoreConnectionOptions {
   scrub: (text: string) => string;
   autoMigrate: boolean;
   logger: Logger;
+  /** The credentials it logs in with (never the password), so a refused login says which one is wrong. */
+  login: LoginSettings;
 }
 
 /**
@@ -69,7 +72,7 @@ export class StoreConnection {
     const pool = await this.#openPool();
     const { schema, quotedSchema, where } = this.#options;
     if (this.#options.autoMigrate) {
-      await runMigrations(pool, schema, quotedSchema, where);
+      await runMigrations(pool, schema, quotedSchema, where, (error) => this.fail(error));
       return pool;
     }
     const found = await schemaVersion(pool, quotedSchema);
@@ -136,7 +139,7 @@ export class StoreConnection {
 
   /** The typed error for a failure of this store's medium. */
   fail(error: unknown): AgentError {
-    return storageErrorOf(error, this.where, this.#options.scrub);
+    return storageErrorOf(error, this.where, this.#options.scrub, this.#options.login);
   }
 
   /** Whether `close()` was called. */

@@ -47,6 +47,20 @@ export interface CheckedStoreOptions {
   connectionTimeoutMs: number;
 }
 
+/** The options `new PostgresSessionStore(...)` takes, for naming them when one is unknown. */
+const optionNames = [
+  'connectionString',
+  'pool',
+  'schema',
+  'leaseDurationMs',
+  'autoMigrate',
+  'maxConnections',
+  'statementTimeoutMs',
+  'idleInTransactionTimeoutMs',
+  'connectionTimeoutMs',
+  'logger',
+];
+
 /** Checks the options at construction, naming the option and what it takes; never quotes the connection string. */
 export function checkStoreOptions(options: PostgresSessionStoreOptions): CheckedStoreOptions {
   if (options === null || typeof options !== 'object') {
@@ -54,6 +68,11 @@ export function checkStoreOptions(options: PostgresSessionStoreOptions): Checked
       "PostgresSessionStore needs options: new PostgresSessionStore({ connectionString: 'postgres://user:password@host:5432/database' }) or { pool }.",
     );
   }
+  const unknown = Object.keys(options).filter((name) => !optionNames.includes(name));
+  if (unknown.length > 0)
+    throw new ConfigError(
+      `PostgresSessionStore has no option ${unknown.map((name) => `'${name}'`).join(', ')}; its options are ${optionNames.join(', ')}.`,
+    );
   const { connectionString, pool } = options;
   if ((connectionString === undefined) === (pool === undefined)) {
     throw new ConfigError(
@@ -63,10 +82,29 @@ export function checkStoreOptions(options: PostgresSessionStoreOptions): Checked
   if (connectionString !== undefined) checkConnectionString(connectionString);
   if (
     pool !== undefined &&
-    (typeof pool?.query !== 'function' || typeof pool.connect !== 'function' || typeof pool.on !== 'function')
+    (typeof pool?.query !== 'function' ||
+      typeof pool.connect !== 'function' ||
+      typeof pool.on !== 'function' ||
+      typeof pool.removeListener !== 'function')
   ) {
-    throw new ConfigError('PostgresSessionStore pool must be a pg Pool (new Pool(...) from the pg package).');
+    throw new ConfigError(
+      'PostgresSessionStore pool must be a pg Pool (new Pool(...) from the pg package), or one with its query, connect, on and removeListener.',
+    );
   }
+  if (options.autoMigrate !== undefined && typeof options.autoMigrate !== 'boolean')
+    throw new ConfigError(
+      `PostgresSessionStore autoMigrate must be true (create or upgrade the tables on first use) or false (run migrate() first), got a ${typeof options.autoMigrate}.`,
+    );
+  const logger = options.logger as Partial<Logger> | null | undefined;
+  if (
+    logger !== undefined &&
+    (typeof logger !== 'object' ||
+      logger === null ||
+      (['debug', 'info', 'warn', 'error'] as const).some((level) => typeof logger[level] !== 'function'))
+  )
+    throw new ConfigError(
+      `PostgresSessionStore logger must be a Logger (debug, info, warn and error functions), such as stderrLogger('warn') from @agent-core/core; got ${logger === null ? 'null' : `a ${typeof logger}`}.`,
+    );
   return {
     connectionString,
     pool,
@@ -85,7 +123,8 @@ export function checkStoreOptions(options: PostgresSessionStoreOptions): Checked
   };
 }
 
-function checkConnectionString(value: unknown): void {
+/** Throws `ConfigError` unless `value` is a postgres:// or postgresql:// URL; never quotes it (it holds the password). */
+export function checkConnectionString(value: unknown, owner = 'PostgresSessionStore'): void {
   let protocol: string | undefined;
   try {
     protocol = typeof value === 'string' ? new URL(value).protocol : undefined;
@@ -95,7 +134,7 @@ function checkConnectionString(value: unknown): void {
   // The value itself is never quoted: it holds the password.
   if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
     throw new ConfigError(
-      'PostgresSessionStore connectionString must be a postgres:// or postgresql:// URL, e.g. postgres://user:password@host:5432/database (special characters in the password percent-encoded).',
+      `${owner} connectionString must be a postgres:// or postgresql:// URL, e.g. postgres://user:password@host:5432/database (special characters in the password percent-encoded).`,
     );
   }
 }
@@ -104,7 +143,7 @@ function wholeNumber(name: string, value: number | undefined, fallback: number, 
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {
     throw new ConfigError(
-      `PostgresSessionStore ${name} must be a whole number >= ${minimum}, got ${String(value)}.`,
+      `PostgresSessionStore ${name} must be a whole number >= ${minimum}, or left out for ${fallback.toLocaleString('en-US')}; got ${typeof value === 'number' ? String(value) : `a ${typeof value}`}.`,
     );
   }
   return value;

@@ -1,4 +1,5 @@
 import type { AcpCommand } from '@agent-core/acp';
+import type { SkillDiscovery } from '@agent-core/skills';
 import type { MadeAgentOptions } from '../make-agent/make-agent-options.js';
 import { requestCompaction } from '../make-agent/request-compaction.js';
 import { sessionUsageText } from '../sessions/session-usage.js';
@@ -43,4 +44,23 @@ export function editorCommands(made: (sessionId: string) => MadeAgentOptions | u
 
 function capitalised(text: string): string {
   return text.replace(/^./, (first) => first.toUpperCase());
+}
+
+// An editor shows a command's description on one line: a skill's is cut to this many characters.
+const commandDescription = 160;
+
+/**
+ * A session's skills as editor commands: `/NAME what to do` goes to the
+ * model as a prompt, which loads the skill. A skill named like one of the
+ * server's commands is left out by the server (it never shadows one).
+ */
+export function skillCommands(found: SkillDiscovery | undefined): AcpCommand[] {
+  return (found?.skills ?? []).map((skill) => {
+    const description = skill.description.replace(/\s+/g, ' ').trim();
+    return {
+      name: skill.name,
+      description: `Skill: ${description.length <= commandDescription ? description : `${description.slice(0, commandDescription - 1)}…`}`,
+      input: { hint: 'what the skill should work on' },
+    };
+  });
 }

@@ -11,7 +11,7 @@ import { resolveProvider } from '../plugins/resolve-provider.js';
 import { resolveOrchestrator } from '../plugins/resolve-tools.js';
 import { openStore } from '../sessions/open-store.js';
 import { clientFileOperations } from './client-file-operations.js';
-import { editorCommands } from './editor-commands.js';
+import { editorCommands, skillCommands } from './editor-commands.js';
 import { terminalRunner } from './terminal-runner.js';
 
 /** The orchestrators an editor may pick, first the default. */
@@ -78,6 +78,7 @@ export async function runAcp(
       return {
         ...agent.options,
         contextSize: agent.contextSize,
+        commands: skillCommands(agent.skills),
         close: async () => {
           if (made.get(context.sessionId) === agent) made.delete(context.sessionId);
           await agent.close();

@@ -27,11 +27,35 @@ export type McpServerEntry =
   | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
   | { url: string; headers?: Record<string, string> };
 
+/** `[worker]`: how `agent-core worker` serves the run queue (in the database of a `postgres://` store). */
+export interface WorkerEntry {
+  /** Runs one worker process runs at once (`--concurrency`). Default 4. */
+  concurrency?: number;
+  /** How long a worker that died keeps its runs (and its sessions' leases) before another takes them. Default 30,000. */
+  lease_ms?: number;
+  /** How long a stopping worker (SIGTERM, Ctrl-C) lets its runs finish before handing them on. Default 30,000. */
+  drain_ms?: number;
+  /** The PostgreSQL schema of the queue's tables. Default `agent_core_workers`. */
+  schema?: string;
+}
+
 /** `[policy]`: a profile by name with per-tool and per-risk overrides. */
 export interface PolicyEntry {
   profile?: string;
   tools?: Record<string, PolicyDecisionName>;
   risk?: Partial<Record<RiskName, PolicyDecisionName>>;
+}
+
+/** `[skills]`: which Agent Skills sessions get (see `make-agent/skills-for-session.ts`). */
+export interface SkillsEntry {
+  /** False: no skills at all (`--no-skills`). Default true. */
+  enabled?: boolean;
+  /** More folders of skills, after the project's and before the user's; relative to the project (project file) or the user config folder (user file); `~/` is the home folder. */
+  folders?: string[];
+  /** False: leave out the user's folder (`~/.config/agent-core/skills`). Default true. */
+  user?: boolean;
+  /** True: a loaded skill's `allowed-tools` run without asking, for the rest of that session. Default false. */
+  allowed_tools?: boolean;
 }
 
 /**
@@ -52,6 +76,8 @@ export interface ConfigFile {
   mcp_servers?: Record<string, McpServerEntry>;
   /** A system prompt layer per mode (the policy profile in effect: an editor's mode, `--policy`, `/policy`). */
   mode_prompts?: Record<string, string>;
+  skills?: SkillsEntry;
+  worker?: WorkerEntry;
 }
 
 /** One thing wrong in a config file: the dotted key and what to do. */
@@ -100,6 +126,11 @@ const oneOf =
 const url: Check = (value, path, issues) => {
   if (typeof value !== 'string' || !/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || !URL.canParse(value))
     issues.push({ path, message: 'must be a URL such as "http://127.0.0.1:11434/v1"' });
+};
+
+const flag: Check = (value, path, issues) => {
+  if (typeof value !== 'boolean')
+    issues.push({ path, message: `must be true or false, got ${describe(value)}` });
 };
 
 const strings: Check = (value, path, issues) => {
@@ -169,6 +200,31 @@ const positiveInteger: Check = (value, path, issues) => {
     issues.push({ path, message: `must be a positive whole number of tokens, got ${JSON.stringify(value)}` });
 };
 
+const wholeNumber =
+  (least: number, unit: string): Check =>
+  (value, path, issues) => {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < least)
+      issues.push({
+        path,
+        message: `must be a whole number of ${unit} of at least ${least}, got ${JSON.stringify(value)}`,
+      });
+  };
+
+const schemaName: Check = (value, path, issues) => {
+  if (typeof value !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,39}$/.test(value))
+    issues.push({
+      path,
+      message: 'must be a plain schema name: letters, digits and _ (at most 40), not starting with a digit',
+    });
+};
+
+const workerTable = table({
+  concurrency: wholeNumber(1, 'runs'),
+  lease_ms: wholeNumber(100, 'milliseconds'),
+  drain_ms: wholeNumber(0, 'milliseconds'),
+  schema: schemaName,
+});
+
 const configTable = table({
   provider: text,
   model: text,
@@ -184,6 +240,8 @@ const configTable = table({
   aliases: namedEntries(alias),
   mcp_servers: namedEntries(mcpServer),
   mode_prompts: table(Object.fromEntries(modeNames.map((mode) => [mode, text]))),
+  skills: table({ enabled: flag, folders: strings, user: flag, allowed_tools: flag }),
+  worker: workerTable,
 });
 
 /** Checks parsed TOML against what the CLI reads; an empty list means it is a valid `ConfigFile`. */

@@ -60,6 +60,15 @@ export const configTemplate = `# agent-core configuration (TOML).
 # fast = "claude-haiku-4-5"
 # local = { provider = "ollama", model = "llama3.1" }
 
+# Agent Skills (folders with a SKILL.md): the project's .agents/skills/ and .claude/skills/
+# (up to its repository root) shadow these folders, which shadow ~/.config/agent-core/skills/.
+# The model sees each skill's name and description and loads one when a task needs it.
+# [skills]
+# enabled = true                  # false: no skills (or --no-skills)
+# folders = ["~/team-skills"]     # more folders of skills
+# user = true                     # false: leave out ~/.config/agent-core/skills
+# allowed_tools = false           # true: a loaded skill's allowed-tools run without asking
+
 # MCP servers whose tools the agent gets: a command (with args and env) or a URL.
 # [mcp_servers.files]
 # command = "npx"
@@ -68,4 +77,12 @@ export const configTemplate = `# agent-core configuration (TOML).
 # [mcp_servers.search]
 # url = "http://127.0.0.1:3000/mcp"
 # headers = { authorization = "Bearer ..." }
+
+# 'agent-core worker': runs queued prompts ('agent-core run --queue') with this agent, on any
+# number of machines sharing a postgres:// store, whose database holds the queue too.
+# [worker]
+# concurrency = 4          # runs at once per worker process (--concurrency)
+# lease_ms = 30000         # how long a dead worker keeps its runs before another takes them
+# drain_ms = 30000         # how long a stopping worker lets its runs finish before handing them on
+# schema = "agent_core_workers"
 `;

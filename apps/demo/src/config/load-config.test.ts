@@ -67,6 +67,31 @@ describe('config files', () => {
     ]);
   });
 
+  it('[skills]: the documented keys pass; a wrong type is named with its file and line; --no-skills turns them off', async () => {
+    expect(
+      checkConfigFile({
+        skills: { enabled: true, folders: ['~/team', 'skills'], user: false, allowed_tools: true },
+      }),
+    ).toEqual([]);
+    try {
+      parseConfigText(
+        '/x/config.toml',
+        '[skills]\nfolders = "one"\nallowed_tools = "yes"\nallowed_tool = true\n',
+      );
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigFileError).problems.map((problem) => [problem.line, problem.message])).toEqual([
+        [2, expect.stringContaining("'skills.folders' must be an array of strings")],
+        [3, expect.stringContaining("'skills.allowed_tools' must be true or false")],
+        [4, expect.stringContaining("unknown key (did you mean 'allowed_tools'?)")],
+      ]);
+    }
+    write(join(home, 'config', 'agent-core', 'config.toml'), '[skills]\nfolders = ["team"]\n');
+    const config = await loadConfig({ env: env(), cwd: home, flags: { noSkills: true } });
+    expect(config.values.skills).toEqual({ folders: ['team'], enabled: false });
+    expect(config.sources.get('skills.enabled')).toEqual({ kind: 'flag', flag: '--no-skills' });
+  });
+
   it('parseConfigText: a TOML error and a validation error both carry the file and line', () => {
     expect(() => parseConfigText('/x/config.toml', 'a = 1\nb = [\n')).toThrow(ConfigFileError);
     try {
@@ -142,6 +167,28 @@ describe('config files', () => {
     expect(config.sources.get('log_level')).toEqual({ kind: 'flag', flag: '--log-level' });
     expect(config.store).toBe(join(home, 'data', 'agent-core', 'sessions'));
     expect(config.project.root).toBe(project);
+  });
+
+  it('loadConfig: [worker] merges the file, AGENT_CORE_WORKER_CONCURRENCY and --concurrency key by key; bad values are named', async () => {
+    write(join(home, 'config', 'agent-core', 'config.toml'), '[worker]\nconcurrency = 2\nlease_ms = 5000\n');
+    const fromFile = await loadConfig({ env: env(), cwd: home });
+    expect(fromFile.values.worker).toEqual({ concurrency: 2, lease_ms: 5000 });
+    const fromEnvironment = await loadConfig({
+      env: { ...env(), AGENT_CORE_WORKER_CONCURRENCY: '6' },
+      cwd: home,
+    });
+    expect(fromEnvironment.values.worker).toEqual({ concurrency: 6, lease_ms: 5000 });
+    const fromFlag = await loadConfig({ env: env(), cwd: home, flags: { concurrency: 8 } });
+    expect(fromFlag.values.worker).toEqual({ concurrency: 8, lease_ms: 5000 });
+    expect(fromFlag.sources.get('worker.concurrency')).toEqual({ kind: 'flag', flag: '--concurrency' });
+    expect(
+      checkConfigFile({ worker: { concurrency: 0, lease_ms: 'long', schema: 'bad-name', drain: 1 } }).map(
+        (issue) => issue.path.join('.'),
+      ),
+    ).toEqual(['worker.concurrency', 'worker.lease_ms', 'worker.schema', 'worker.drain']);
+    await expect(
+      loadConfig({ env: { ...env(), AGENT_CORE_WORKER_CONCURRENCY: 'many' }, cwd: home }),
+    ).rejects.toThrow(/AGENT_CORE_WORKER_CONCURRENCY/);
   });
 
   it('loadConfig: --base-url picks openai and its URL password is a secret; a bad variable is named', async () => {

@@ -25,6 +25,10 @@ export interface ConfigFlags {
   /** `--data-dir`: the store is then `<dir>/sessions`. */
   dataDir?: string;
   logLevel?: LogLevel;
+  /** `--no-skills`: sessions get no Agent Skills. */
+  noSkills?: boolean;
+  /** `--concurrency`: runs one worker process runs at once. */
+  concurrency?: number;
 }
 
 /** Where the configuration is read from. */
@@ -62,6 +66,7 @@ const environmentKeys: readonly [variable: string, path: readonly string[]][] = 
   ['AGENT_CORE_CONTEXT_WINDOW', ['context_window']],
   ['AGENT_CORE_STORE', ['store']],
   ['AGENT_CORE_LOG_LEVEL', ['log_level']],
+  ['AGENT_CORE_WORKER_CONCURRENCY', ['worker', 'concurrency']],
   ['ANTHROPIC_API_KEY', ['providers', 'anthropic', 'api_key']],
   ['OPENAI_API_KEY', ['providers', 'openai', 'api_key']],
 ];
@@ -120,7 +125,7 @@ function environmentLayer(env: Environment): ConfigLayer {
     if (raw === undefined || raw === '') continue;
     let value: unknown = raw;
     if (path[0] === 'tools') value = splitList(raw);
-    if (path[0] === 'context_window') value = /^\d+$/.test(raw) ? Number(raw) : raw;
+    if (path[0] === 'context_window' || path[0] === 'worker') value = /^\d+$/.test(raw) ? Number(raw) : raw;
     setPath(config, path, value);
     variables.set(path.join('.'), variable);
   }
@@ -168,6 +173,12 @@ function flagLayer(flags: ConfigFlags): ConfigLayer {
     flags.store === undefined ? '--data-dir' : '--store',
   );
   set('log_level', flags.logLevel, '--log-level');
+  if (flags.noSkills === true) set('skills', { enabled: false }, '--no-skills');
+  set(
+    'worker',
+    flags.concurrency === undefined ? undefined : { concurrency: flags.concurrency },
+    '--concurrency',
+  );
   if (flags.mcp !== undefined && flags.mcp.length > 0) {
     config.mcp_servers = Object.fromEntries(
       flags.mcp.map((line, index) => {

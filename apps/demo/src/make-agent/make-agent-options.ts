@@ -1,9 +1,19 @@
-import { modelSummarizer, type Provider, type SessionAgentOptions } from '@agent-core/core';
+import { noteRequests } from '@agent-core/cassette';
+import {
+  type BeforeRunHook,
+  modelSummarizer,
+  preApproveSkillTools,
+  type Provider,
+  type SessionAgentOptions,
+  skillTools,
+} from '@agent-core/core';
+import type { SkillDiscovery } from '@agent-core/skills';
 import { type AgentSettings, policyOf } from '../agent-settings.js';
 import type { McpServerEntry } from '../config/config-file.js';
 import { type ResolvedProvider, resolveProvider } from '../plugins/resolve-provider.js';
 import { type PackOptions, resolveOrchestrator } from '../plugins/resolve-tools.js';
 import { SessionWindow } from './session-window.js';
+import { skillsForSession } from './skills-for-session.js';
 import { systemPromptFor } from './system-prompt-for.js';
 import { toolsForSession } from './tools-for-session.js';
 
@@ -37,6 +47,8 @@ export interface MadeAgentOptions {
   provider: ResolvedProvider;
   /** Where each tool comes from (`pack fs`, `MCP server files`), for `/tools`. */
   toolSources: ReadonlyMap<string, string>;
+  /** The session's Agent Skills as discovered (the broken and hidden ones too); undefined when skills are off. */
+  skills: SkillDiscovery | undefined;
   /** The context window's size in tokens for a provider and model, when known (for an editor's usage display). */
   contextSize(provider: Provider, model: string): number | undefined;
   /** Closes what this session opened (its own MCP servers); the settings' shared servers stay. */
@@ -52,7 +64,8 @@ export interface MadeAgentOptions {
  * `session`), and calls `close()` when the session is put away. The options
  * hold the provider and model, orchestrator, tools (packs in the session's
  * folder, the configuration's MCP servers, the surface's), policy, context
- * window (`SessionWindow`: compaction, `/compact`) and the layered system prompt.
+ * window (`SessionWindow`: compaction, `/compact`) and the layered system prompt;
+ * its provider notes on each reply the request it answered (`noteRequests`).
  *
  * @example
  * const settings = await resolveSettings(config, { logger, warn });
@@ -77,10 +90,22 @@ export async function makeAgentOptions(
       ? settings.policy
       : policyOf({ ...(config.values.policy ?? {}), profile: session.policy }, 'the session');
   const mode = session.mode ?? (() => policy.profile);
-  const [tools, systemPrompt] = await Promise.all([
+  const [tools, skills] = await Promise.all([
     toolsForSession(settings, session),
-    systemPromptFor(config, session.cwd, mode),
+    skillsForSession(config, session.cwd, settings.warn),
   ]);
+  const found = skills?.skills ?? [];
+  const systemPrompt = await systemPromptFor(config, session.cwd, mode, found);
+  const skillToolList = skillTools(found);
+  const toolSources = new Map(tools.sources);
+  for (const tool of skillToolList) toolSources.set(tool.name, 'skills');
+  // Off by default: with `skills.allowed_tools`, the policy in effect for a run (an editor's pick included) is wrapped.
+  const preApprove: BeforeRunHook | undefined =
+    config.values.skills?.allowed_tools === true && found.length > 0
+      ? (run) => {
+          run.policy = preApproveSkillTools(run.policy ?? policy.option, found);
+        }
+      : undefined;
   const configured = config.values.context_window;
   const window = settings.compact
     ? new SessionWindow({
@@ -90,12 +115,14 @@ export async function makeAgentOptions(
       })
     : undefined;
   const options: SessionAgentOptions = {
-    provider: provider.provider,
+    // Each reply notes the request it answered, so a stored session replays as a whole cassette (`agent-core replay`).
+    provider: noteRequests(provider.provider),
     model: provider.model,
     systemPrompt: systemPrompt.build,
-    tools: tools.tools,
+    tools: [...tools.tools, ...skillToolList],
     orchestrator,
     policy: policy.option,
+    ...(preApprove === undefined ? {} : { hooks: { beforeRun: preApprove } }),
     ...(settings.approve === undefined ? {} : { approve: settings.approve }),
     ...(settings.logger === undefined ? {} : { logger: settings.logger }),
     ...(window === undefined ? {} : { contextWindow: window }),
@@ -103,7 +130,8 @@ export async function makeAgentOptions(
   return {
     options,
     provider,
-    toolSources: tools.sources,
+    toolSources,
+    skills,
     contextSize: (current, model) =>
       window?.sizeFor(current, model) ?? current.modelInfo?.(model)?.contextWindow ?? configured,
     close: tools.close,

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { loadPromptLayers, SystemPromptBuilder } from '@agent-core/core';
+import { loadPromptLayers, type PromptSkill, SystemPromptBuilder } from '@agent-core/core';
 import type { CliConfig } from '../config/load-config.js';
 import { findProjectFiles } from '../config/project-files.js';
 
@@ -15,12 +15,14 @@ const maxPromptBytes = 256 * 1024;
  * (core's prompt layers; `{{model}}`, `{{provider}}`, `{{tools}}` filled in),
  * the project's `AGENTS.md` as a section of its own, the mode's layer from
  * the config's `mode_prompts` (read at each model call: a mode can change
- * between prompts), the tools and the folder.
+ * between prompts), the tools, the skills (names, descriptions and
+ * locations only) and the folder.
  */
 export async function systemPromptFor(
   config: CliConfig,
   folder: string,
   mode: () => string | undefined,
+  skills: readonly PromptSkill[] = [],
 ): Promise<SystemPromptBuilder> {
   const project = findProjectFiles(folder);
   const read = async (path: string) => {
@@ -39,7 +41,18 @@ export async function systemPromptFor(
   return new SystemPromptBuilder({
     identity: { ...layers, default: identity },
     workspace: folder,
+    skills,
     sections: [
+      ...(skills.length === 0
+        ? []
+        : [
+            {
+              name: 'skill commands',
+              order: 310,
+              text: 'A message that starts with / and the name of a skill asks for that skill: load it first, then do what the rest of the message says with it.',
+              template: false,
+            },
+          ]),
       ...(agents?.project === undefined
         ? []
         : [

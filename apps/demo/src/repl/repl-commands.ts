@@ -1,8 +1,9 @@
-import type { AgentRun } from '@agent-core/core';
+import { type AgentRun, loadedSkillNames } from '@agent-core/core';
 import { policyOf } from '../agent-settings.js';
 import { decisionsFor } from '../commands/approve-command.js';
 import type { RunIo } from '../commands/run-io.js';
 import { listSessions } from '../commands/sessions-commands.js';
+import { writeSkillList } from '../commands/skills-commands.js';
 import { requestCompaction } from '../make-agent/request-compaction.js';
 import { resolveProvider } from '../plugins/resolve-provider.js';
 import { resolveOrchestrator } from '../plugins/resolve-tools.js';
@@ -67,6 +68,12 @@ const commands: Record<string, ReplCommand> = {
     duringRun: true,
     run: listTools,
   },
+  '/skills': {
+    usage: '/skills',
+    help: 'the Agent Skills of this session (loaded ones marked), hidden and broken ones; /NAME uses one',
+    duringRun: true,
+    run: listSkills,
+  },
   '/policy': {
     usage: '/policy [PROFILE]',
     help: 'show or switch the approval policy (strict, standard, permissive)',
@@ -118,6 +125,14 @@ export async function runReplCommand(context: ReplContext, line: string): Promis
   const [name = '', ...rest] = line.split(/\s+/);
   const command = commands[name];
   if (command === undefined) {
+    // A skill's name, unless a command has it: the line goes to the model, which loads the skill.
+    const skill = context.conversation.made.skills?.skills.find((candidate) => `/${candidate.name}` === name);
+    if (skill !== undefined) {
+      if (context.running() !== undefined)
+        return context.say(`${name} was not sent to the model; it works between runs`);
+      context.start(context.conversation.prompt(line.trim()));
+      return;
+    }
     context.say(`unknown command ${name}, not sent to the model; /help lists the commands`);
     return;
   }
@@ -177,6 +192,20 @@ function listTools(context: ReplContext): void {
     );
   }
   context.say(`policy ${context.conversation.settings.policy.label}: read tools run, the others as it says`);
+}
+
+function listSkills(context: ReplContext): void {
+  const found = context.conversation.made.skills;
+  if (found === undefined) {
+    context.say('skills are turned off (skills.enabled = false, or --no-skills)');
+    return;
+  }
+  writeSkillList(
+    found,
+    context.io.out,
+    context.io.style,
+    loadedSkillNames(context.conversation.agent.messages),
+  );
 }
 
 async function switchPolicy(context: ReplContext, profile: string): Promise<void> {

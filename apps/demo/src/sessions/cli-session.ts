@@ -3,7 +3,7 @@ import type { AgentSettings } from '../agent-settings.js';
 import type { AgentSession } from '../make-agent/make-agent-options.js';
 
 /** What the CLI stores in the metadata of each session it creates: where it started, and its tool packs. */
-export function sessionMetadata(settings: AgentSettings): Record<string, unknown> {
+export function sessionMetadata(settings: Pick<AgentSettings, 'config'>): Record<string, unknown> {
   return { cwd: settings.config.cwd, tools: settings.config.values.tools ?? ['basic'] };
 }
 

@@ -187,7 +187,10 @@ async function openSession(
 }
 
 /** The most recently active session whose metadata says it was started in `cwd`: from summaries alone. */
-async function latestInFolder(manager: SessionManager, cwd: string): Promise<string | undefined> {
+export async function latestInFolder(
+  manager: Pick<SessionManager, 'list'>,
+  cwd: string,
+): Promise<string | undefined> {
   let cursor: string | undefined;
   do {
     const page = await manager.list(

@@ -15,9 +15,14 @@ export interface OpenedStore {
  * `FileSessionStore`, a `postgres://` (or `postgresql://`) URL a
  * `PostgresSessionStore` shared by every process that points at it (its
  * schema is created on first use), `memory:` keeps sessions in this process
- * only (`--no-session`). Each store's package loads only here.
+ * only (`--no-session`). Each store's package loads only here. `leaseDurationMs`
+ * is the PostgreSQL store's run lease (a worker's, from `[worker] lease_ms`).
  */
-export async function openStore(spec: string, logger: Logger): Promise<OpenedStore> {
+export async function openStore(
+  spec: string,
+  logger: Logger,
+  options: { leaseDurationMs?: number } = {},
+): Promise<OpenedStore> {
   if (spec === 'memory:')
     return {
       store: new MemorySessionStore(),
@@ -28,7 +33,8 @@ export async function openStore(spec: string, logger: Logger): Promise<OpenedSto
   const label = spec.replace(/\/\/[^@/]*@/, '//***@');
   if (/^postgres(ql)?:\/\//i.test(spec)) {
     const { PostgresSessionStore } = await import('@agent-core/store-postgres');
-    const store = new PostgresSessionStore({ connectionString: spec, logger });
+    const lease = options.leaseDurationMs === undefined ? {} : { leaseDurationMs: options.leaseDurationMs };
+    const store = new PostgresSessionStore({ connectionString: spec, logger, ...lease });
     return { store, label, kind: 'postgres', close: () => store.close() };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) {

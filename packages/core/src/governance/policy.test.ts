@@ -205,6 +205,35 @@ describe('policy decision paths', () => {
     expect(resultsOf(result.messages)[1]?.content).toMatch(/was denied: secrets stay put/);
   });
 
+  it('a policy sees the history so far: a write is allowed only after the same file was read', async () => {
+    const { runs, tools } = countedTools();
+    const agent = new Agent({
+      provider: inlineProvider([
+        [toolDone('write_file', { path: 'notes.md', content: 'x' }, 'first_write')],
+        [toolDone('read_file', { path: 'notes.md' })],
+        [toolDone('write_file', { path: 'notes.md', content: 'y' }, 'second_write')],
+        [textDone('done')],
+      ]),
+      model: 'm',
+      tools,
+      policy: (call, _tool, run) => {
+        if (call.name !== 'write_file') return 'allow';
+        const readBefore = (run.messages ?? []).some(
+          (message) =>
+            message.role === 'assistant' &&
+            message.content.some((block) => block.type === 'toolCall' && block.name === 'read_file'),
+        );
+        return readBefore ? 'allow' : { decision: 'deny', reason: 'read the file first' };
+      },
+      orchestrator: stepOrchestrator,
+    });
+    const result = await agent.prompt('edit notes').result();
+    expect(runs).toMatchObject({ read_file: 1, write_file: 1 });
+    const [first, , third] = resultsOf(result.messages);
+    expect(first?.content).toMatch(/was denied: read the file first/);
+    expect(third?.isError).toBe(false);
+  });
+
   it('a policy that throws denies the call (fail closed)', async () => {
     const { runs, tools } = countedTools();
     const agent = new Agent({

@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors/config-error.js';
-import type { ToolCallBlock } from '../messages/messages.js';
+import type { AgentMessage, ToolCallBlock } from '../messages/messages.js';
 import type { AnyTool, ToolRisk } from '../tool/tool.js';
 
 /** What a policy answers for a tool call. */
@@ -18,6 +18,12 @@ export interface PolicyRunInfo {
   risk: ToolRisk;
   /** The reason the model declared in its `<intent>`, when intents are required. */
   intent?: string;
+  /**
+   * The session's history as the gate sees it (read only): a policy may
+   * decide from what happened before, as `preApproveSkillTools` does from the
+   * skills loaded. Set by the gate; absent when a policy is called by hand.
+   */
+  messages?: readonly AgentMessage[];
 }
 
 /** A policy as a function of the call, the tool and the run. */

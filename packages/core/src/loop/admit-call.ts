@@ -13,6 +13,7 @@ import {
   higherRisk,
   isToolRisk,
   type PolicyDecision,
+  type PolicyRunInfo,
   type PolicyVerdict,
 } from '../governance/policy.js';
 import type { RunGovernance } from './run-governance.js';
@@ -239,10 +240,11 @@ async function decide(
   const state = context.state;
   let verdict: PolicyVerdict;
   try {
-    const info =
+    const messages = state.shared.messages;
+    const info: PolicyRunInfo =
       intent === undefined
-        ? { runId: state.runId, turn: state.turn, risk }
-        : { runId: state.runId, turn: state.turn, risk, intent };
+        ? { runId: state.runId, turn: state.turn, risk, messages }
+        : { runId: state.runId, turn: state.turn, risk, intent, messages };
     verdict = await policy.decide(call, tool, info);
   } catch (error) {
     return { decision: 'deny', reason: `policy '${policy.name}' failed (${errorText(error)})` };

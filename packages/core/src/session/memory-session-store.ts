@@ -1,9 +1,10 @@
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionNotFoundError } from '../errors/session-not-found-error.js';
 import { pageOfSummaries } from './list-cursor.js';
-import { checkSessionState } from './parse-session-state.js';
+import { checkSessionEvents, checkSessionState } from './parse-session-state.js';
 import { checkSessionId } from './session-id.js';
-import { plainCopy } from './plain-copy.js';
+import { checkAppendOptions, checkSaveOptions } from './store-call-options.js';
+import { fastPlainCopy, plainCopy } from './plain-copy.js';
 import type { SessionEvent, SessionLogRecord } from './session-event.js';
 import type { SessionState } from './session-state.js';
 import type {
@@ -45,6 +46,7 @@ export class MemorySessionStore implements SessionStore {
 
   async save(state: SessionState, options: SaveSessionOptions): Promise<{ version: number }> {
     checkSessionId(state?.id);
+    checkSaveOptions(options);
     await checkSessionState(state);
     const stored = this.#sessions.get(state.id);
     const actual = stored?.state.version;
@@ -88,6 +90,8 @@ export class MemorySessionStore implements SessionStore {
     options: AppendSessionOptions,
   ): Promise<{ firstSeq: number; lastSeq: number }> {
     const stored = this.#get(id);
+    checkAppendOptions(options);
+    const copies = copiedEvents(id, entries);
     const operationId = options.operationId;
     const { events, operationIds } = stored;
     const done = stored.operations.get(operationId);
@@ -98,8 +102,8 @@ export class MemorySessionStore implements SessionStore {
       return { firstSeq: done, lastSeq };
     }
     const firstSeq = events.length + 1;
-    for (const event of entries) {
-      events.push(plainCopy(event));
+    for (const event of copies) {
+      events.push(event);
       operationIds.push(operationId);
     }
     advanceSummary(stored.summary, entries);
@@ -130,4 +134,29 @@ export class MemorySessionStore implements SessionStore {
     checkSessionId(id);
     throw new SessionNotFoundError(id, 'the memory store');
   }
+}
+
+/**
+ * Copies of the entries, checked as `checkSessionEvents` checks them. The
+ * copy walks each entry anyway: one it makes within 64 levels is within the
+ * depth limit, so the whole check runs only for an entry it cannot copy or
+ * that is not an event object, before anything is stored.
+ */
+function copiedEvents(id: string, entries: readonly SessionEvent[]): SessionEvent[] {
+  const copies: SessionEvent[] = [];
+  if (Array.isArray(entries))
+    for (const entry of entries) {
+      const copy = fastPlainCopy(entry);
+      if (
+        copy === undefined ||
+        Array.isArray(copy) ||
+        typeof copy !== 'object' ||
+        typeof copy?.type !== 'string'
+      )
+        break;
+      copies.push(copy);
+    }
+  if (Array.isArray(entries) && copies.length === entries.length) return copies;
+  checkSessionEvents(id, entries);
+  return entries.map((entry) => plainCopy(entry));
 }

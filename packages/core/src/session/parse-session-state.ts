@@ -1,6 +1,8 @@
 import { InvalidSessionStateError } from '../errors/invalid-session-state-error.js';
 import { SessionCorruptError } from '../errors/session-corrupt-error.js';
 import { isPlainValidMessage } from './plain-message-check.js';
+import { sessionDepthProblem } from './session-depth-problem.js';
+import type { SessionEvent } from './session-event.js';
 import { type SessionState, sessionSchemaVersion } from './session-state.js';
 
 /** Turns a stored session of schema version `n` into one of version `n + 1`. */
@@ -32,7 +34,8 @@ export async function loadSessionStateSchema(): Promise<SchemaModule['sessionSta
 /**
  * Validates stored session data (already `JSON.parse`d) and migrates an older
  * `schemaVersion` to the current one. Throws `SessionCorruptError` naming the
- * source and the field for anything else, including a newer schema version.
+ * source and the field for anything else, including a newer schema version
+ * and a value nested past the depth limits (see `maxSessionMetadataDepth`).
  * Fields it does not know are kept as they are.
  */
 export async function parseSessionState(
@@ -43,6 +46,12 @@ export async function parseSessionState(
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new SessionCorruptError(source, 'expected a JSON object.');
   }
+  // Before anything walks the data: a value nested thousands of levels deep would overflow the stack.
+  const tooDeep = sessionDepthProblem(raw, { metadata: true });
+  if (tooDeep !== undefined)
+    throw new SessionCorruptError(source, `${tooDeep.detail}, so no agent-core wrote it.`, {
+      field: tooDeep.field,
+    });
   let data = raw as Record<string, unknown>;
   const found = data.schemaVersion;
   if (typeof found !== 'number' || !Number.isInteger(found) || found < 0) {
@@ -86,8 +95,10 @@ export async function parseSessionState(
 
 /**
  * Checks a state before a store writes it, with the schema `parseSessionState`
- * reads it with, so what is written can be read back. Throws
- * `InvalidSessionStateError` naming the first bad field; resolves otherwise.
+ * reads it with, so what is written can be read back: metadata nested at
+ * most `maxSessionMetadataDepth` levels, every other part at most
+ * `maxSessionPartDepth`. Throws `InvalidSessionStateError` naming the first
+ * bad field; resolves otherwise.
  * Stores call it first in `save`.
  */
 export async function checkSessionState(state: SessionState): Promise<void> {
@@ -100,6 +111,7 @@ export async function checkSessionState(state: SessionState): Promise<void> {
       `this agent-core writes schemaVersion ${sessionSchemaVersion}, got ${JSON.stringify(state.schemaVersion)}.`,
       'schemaVersion',
     );
+  checkSessionDepth(state, id);
   const schema = await loadSessionStateSchema();
   // The messages core and its providers make are checked by hand, in a fraction of the schema's
   // time, and the rest of the state by the schema; anything the quick check is unsure of, and
@@ -118,9 +130,56 @@ export async function checkSessionState(state: SessionState): Promise<void> {
   );
 }
 
+/**
+ * The depth part of `checkSessionState` alone, for a caller that must refuse
+ * such a state before it does anything else and leaves the rest to the
+ * store: `InvalidSessionStateError` naming the field and the limit.
+ */
+export function checkSessionDepth(state: SessionState, id: string = state.id): void {
+  const tooDeep = sessionDepthProblem(state, { metadata: true });
+  if (tooDeep !== undefined) throw new InvalidSessionStateError(id, `${tooDeep.detail}.`, tooDeep.field);
+}
+
 /** True when every entry, holes included (`every` would skip them), passes the quick message check. */
 function allPlainValid(messages: readonly unknown[]): boolean {
   for (let index = 0; index < messages.length; index++)
     if (!isPlainValidMessage(messages[index])) return false;
   return true;
+}
+
+/**
+ * Checks log entries before a store appends them, so what is appended can be
+ * replayed: an array of event objects with a string `type`, each field nested
+ * at most `maxSessionPartDepth` levels. Throws `InvalidSessionStateError`
+ * naming the entry (`entries.2.message`); nothing may be written then. Stores
+ * call it first in `append`.
+ */
+export function checkSessionEvents(sessionId: string, entries: readonly SessionEvent[]): void {
+  if (!Array.isArray(entries))
+    throw new InvalidSessionStateError(
+      sessionId,
+      `log entries are an array of SessionEvent, got ${entries === null ? 'null' : typeof entries}.`,
+      'entries',
+    );
+  for (let index = 0; index < entries.length; index++) {
+    const entry: unknown = entries[index];
+    if (
+      typeof entry !== 'object' ||
+      entry === null ||
+      Array.isArray(entry) ||
+      typeof (entry as { type?: unknown }).type !== 'string'
+    )
+      throw new InvalidSessionStateError(
+        sessionId,
+        `log entry ${index} is not an event: a JSON object with a string type.`,
+        `entries.${index}`,
+      );
+    const tooDeep = sessionDepthProblem(entry);
+    if (tooDeep !== undefined)
+      throw new InvalidSessionStateError(
+        sessionId,
+        `log entry ${index} cannot be appended: ${tooDeep.detail}.`,
+        `entries.${index}.${tooDeep.field}`,
+      );
+  }
 }

@@ -5,6 +5,7 @@ import type { ToolCallBlock, ToolResultMessage } from '../messages/messages.js';
 import { addUsage } from '../messages/usage.js';
 import { historyProblems } from '../messages/history-problems.js';
 import { SessionCorruptError } from '../errors/session-corrupt-error.js';
+import { sessionDepthProblem } from './session-depth-problem.js';
 import type { SessionLogRecord } from './session-event.js';
 import { type SessionState, statusAfterRun } from './session-state.js';
 import type { SessionStore } from './session-store.js';
@@ -41,7 +42,8 @@ export async function restoreSession(store: SessionStore, id: string): Promise<R
 /**
  * Applies log records to a state in place; returns it with the calls left
  * unfinished. Records the state already holds (`seq <= state.lastSeq`) are
- * skipped; a gap in the seqs after it throws `SessionCorruptError`.
+ * skipped; a gap in the seqs after it, or a record nested past
+ * `maxSessionPartDepth`, throws `SessionCorruptError`.
  */
 export function replayRecords(state: SessionState, records: readonly SessionLogRecord[]): RestoredSession {
   const started = new Map<string, ToolCallBlock>();
@@ -53,6 +55,14 @@ export function replayRecords(state: SessionState, records: readonly SessionLogR
         `records ${state.lastSeq + 1} to ${record.seq - 1} are missing, so the history after seq ${state.lastSeq} cannot be rebuilt. Repair the session (FileSessionStore.repair(id), or 'agent-core sessions repair ${state.id}') to cut it back to its last consistent point.`,
       );
     const event = record.event;
+    // A store's read may hand over what another program wrote: a part too deep to copy is damage, not a crash.
+    const tooDeep = sessionDepthProblem(event);
+    if (tooDeep !== undefined)
+      throw new SessionCorruptError(
+        `the events log of session '${state.id}'`,
+        `record ${record.seq}: ${tooDeep.detail}, so no agent-core wrote it. Repair the session (FileSessionStore.repair(id), or 'agent-core sessions repair ${state.id}') to cut it back to its last consistent point.`,
+        { field: tooDeep.field },
+      );
     switch (event.type) {
       case 'run_started':
         state.status = 'running';

@@ -27,6 +27,8 @@ export type SessionEvent =
       orchestratorState?: unknown;
       /** The trace of the session's first run, recorded with that run's end. */
       trace?: { traceId: string; spanId?: string };
+      /** Why a run that ended with `error` failed (secrets removed), so a viewer in any process can say. */
+      error?: { code: string; message: string };
     };
 
 /** A log entry as stored: its sequence number (from 1, gapless per session) and the append it came from. */

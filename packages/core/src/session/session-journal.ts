@@ -9,6 +9,7 @@ import type { SessionEvent } from './session-event.js';
 import { type SessionState, statusAfterRun } from './session-state.js';
 import type { SessionLease, SessionStore } from './session-store.js';
 import { isoNow } from '../time/iso-now.js';
+import { redactSecrets } from '../logger/redact-secrets.js';
 
 /** Options of `SessionJournal`. */
 export interface SessionJournalOptions {
@@ -124,6 +125,9 @@ export class SessionJournal implements RunJournal {
       ...(result.orchestratorState === undefined ? {} : { orchestratorState: result.orchestratorState }),
       alwaysAllowedTools,
       ...(firstTrace === undefined ? {} : { trace: firstTrace }),
+      ...(result.error === undefined
+        ? {}
+        : { error: { code: result.error.code, message: redactSecrets(result.error.message) } }),
     });
     if (firstTrace !== undefined) state.trace = firstTrace;
     await this.flush();

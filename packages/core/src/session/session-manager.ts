@@ -3,7 +3,9 @@ import type { AgentOptions } from '../agent/agent-options.js';
 import { AgentError, toAgentError } from '../errors/agent-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { SessionBusyError } from '../errors/session-busy-error.js';
+import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { type Logger, silentLogger } from '../logger/logger.js';
+import { checkSessionDepth } from './parse-session-state.js';
 import { type RestoredSession, repairInterrupted, restoreSession } from './restore-session.js';
 import { Session } from './session.js';
 import { checkSessionId } from './session-id.js';
@@ -52,13 +54,31 @@ export class SessionManager {
     this.#logger = options.logger ?? silentLogger;
   }
 
-  /** Creates and stores a new session. Throws `SessionConflictError` if the id is taken. */
+  /**
+   * Creates and stores a new session. The agent is built (the factory
+   * called) before anything is stored, so a factory that throws, or a state
+   * the store refuses (`InvalidSessionStateError`), leaves nothing behind, and
+   * the same id can be created again; metadata nested too deep is refused
+   * before the factory runs. Throws `SessionConflictError` if the id is
+   * stored or open in this process.
+   */
   async create(options: NewSessionOptions = {}): Promise<Session> {
     if (options.id !== undefined) checkSessionId(options.id);
     const state = newSessionState(options);
+    // An id open here keeps its session: tracking the refused create would drop it from this process.
+    if (this.#live.has(state.id))
+      throw new SessionConflictError(
+        state.id,
+        0,
+        undefined,
+        `Session '${state.id}' is already open in this process; nothing was stored. Use get('${state.id}') for it, or create the new session under another id.`,
+      );
     const opening = (async () => {
+      // Metadata a store would refuse for its depth is refused before the factory runs; the store checks the rest.
+      checkSessionDepth(state);
+      const session = await this.#open(state);
       state.version = (await this.#options.store.save(state, { expectedVersion: 0 })).version;
-      return this.#open(state);
+      return session;
     })();
     return this.#track(state.id, opening);
   }

@@ -38,7 +38,13 @@ export interface AppendSessionOptions {
  * Contract:
  * - Ids are checked with `checkSessionId`; a bad one throws `InvalidSessionIdError`.
  * - `load` returns a fresh object the caller may change; an id never stored
- *   throws `SessionNotFoundError`, unreadable data `SessionCorruptError`.
+ *   throws `SessionNotFoundError`, unreadable data `SessionCorruptError`
+ *   (stores read with `parseSessionState`, which also refuses values nested
+ *   past the depth limits, before anything copies them).
+ * - The options of `save` and `append` are checked with `checkSaveOptions`
+ *   and `checkAppendOptions`, and `list`'s `limit` and `cursor` as
+ *   `pageOfSummaries` does: a value that could not mean anything throws
+ *   `ConfigError` naming it, and nothing is written.
  * - `save(state, { expectedVersion })` first checks the state with
  *   `checkSessionState` (the schema `load` reads with): a state that could not
  *   be read back throws `InvalidSessionStateError` and nothing is written. It
@@ -53,7 +59,9 @@ export interface AppendSessionOptions {
  *   save or append resolves. A store with leases lists a running session whose
  *   run no live process holds the lease of (its holder stopped, its lease
  *   lapsed, or none was held) as `interrupted`, not `running`.
- * - `append` adds entries to a stored session's log with consecutive `seq`s
+ * - `append` first checks the entries with `checkSessionEvents` (a part
+ *   nested too deep throws `InvalidSessionStateError` and nothing is
+ *   written), then adds them to a stored session's log with consecutive `seq`s
  *   and is durable when it resolves; the same `operationId` again appends
  *   nothing and returns the first append's seqs. Appends from one process
  *   never interleave. Across processes, a store with leases is written under

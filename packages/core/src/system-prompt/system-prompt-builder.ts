@@ -2,6 +2,7 @@ import type { SystemPromptContext } from '../loop/run-options.js';
 import { type PromptLayers, resolvePromptLayers } from './prompt-layers.js';
 import { renderTemplate } from './render-template.js';
 import { RuntimeInfo } from './runtime-info.js';
+import { renderSkillsSection } from '../skills/render-skills-section.js';
 
 /** Where the built-in sections go; a custom section's `order` places it among them. */
 export const promptSectionOrder = {
@@ -27,10 +28,16 @@ export interface PromptSection {
   template?: boolean;
 }
 
-/** A skill the model may use, listed in the skills section. */
+/**
+ * A skill the model may use, listed in the skills section: its name, its
+ * description and, when given, its location. A `Skill` is one; its body is
+ * never put in the prompt (the model loads it with `load_skill`).
+ */
 export interface PromptSkill {
   name: string;
   description: string;
+  /** Where the skill is (its `SKILL.md` path or a URL), shown after its description. */
+  location?: string;
 }
 
 /** Options of a `SystemPromptBuilder`. Every section is optional and omitted when empty. */
@@ -41,6 +48,7 @@ export interface SystemPromptBuilderOptions {
   mode?: string;
   /** List the call's tools with their descriptions (default true). */
   tools?: boolean;
+  /** The skills listed in the skills section (names, descriptions, locations; never bodies). */
   skills?: readonly PromptSkill[];
   /** Alias to model name; listed only when there are at least two. */
   modelAliases?: Readonly<Record<string, string>>;
@@ -186,7 +194,10 @@ export class SystemPromptBuilder {
       heading: 'Skills',
       name: 'skills',
       template: false,
-      render: () => skills.map((skill) => `- ${skill.name}: ${skill.description}`).join('\n'),
+      render: (context) =>
+        skills.length === 0
+          ? undefined
+          : renderSkillsSection(skills, new Set(context.tools.map((tool) => tool.name))),
     });
     const aliases = Object.entries(options.modelAliases ?? {});
     parts.push({

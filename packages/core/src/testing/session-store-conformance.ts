@@ -2,7 +2,9 @@ import type { SessionLogRecord } from '../session/session-event.js';
 import { newSessionState } from '../session/session-state.js';
 import type { SessionStore } from '../session/session-store.js';
 import { check, checkRejects, checkSameJson } from './assertions.js';
+import { callOptionChecks } from './call-option-checks.js';
 import type { ConformanceHarness } from './conformance-case.js';
+import { depthChecks, storedDepthChecks } from './depth-checks.js';
 import { crossProcessChecks, leaseChecks, type StoreCheck, stoppedHolderChecks } from './lease-checks.js';
 import { sampleEvents, sampleSessionState } from './session-fixtures.js';
 import { summaryChecks } from './summary-checks.js';
@@ -27,6 +29,14 @@ export interface ConformanceOptions {
    * refused with `SessionLeaseLostError` once another holder took over.
    */
   stoppedHolder?: (store: SessionStore) => SessionStore | Promise<SessionStore>;
+  /**
+   * Replaces the stored snapshot of session `id` (saved by the suite first)
+   * with the JSON text `json`, past the store's own checks, as another
+   * program or a damaged medium could: for a file store its `session.json`,
+   * for a database the session's row. With it, the suite checks that a
+   * stored state nested past the depth limits loads as `SessionCorruptError`.
+   */
+  writeRawSnapshot?: (store: SessionStore, id: string, json: string) => Promise<void>;
 }
 
 /**
@@ -45,7 +55,14 @@ export function sessionStoreConformance(
   harness: ConformanceHarness,
   options: ConformanceOptions = {},
 ): void {
-  const checks: Record<string, StoreCheck> = { ...storeChecks, ...summaryChecks, ...crossProcessChecks };
+  const checks: Record<string, StoreCheck> = {
+    ...storeChecks,
+    ...summaryChecks,
+    ...crossProcessChecks,
+    ...depthChecks,
+    ...callOptionChecks,
+  };
+  if (options.writeRawSnapshot !== undefined) Object.assign(checks, storedDepthChecks);
   if (options.leases === true) Object.assign(checks, leaseChecks);
   if (options.leases === true && options.stoppedHolder !== undefined)
     Object.assign(checks, stoppedHolderChecks);

@@ -1,0 +1,3 @@
+export { startStudio } from './start-studio.js';
+export type { StudioServer } from './start-studio.js';
+export type { StudioOptions } from './studio-options.js';

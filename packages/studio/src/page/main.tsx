@@ -1,0 +1,8 @@
+import { render } from 'preact';
+import { App } from './app.js';
+
+const root = document.getElementById('app');
+if (root !== null) {
+  root.textContent = '';
+  render(<App />, root);
+}

@@ -1,0 +1,17 @@
+export { RunQueue } from './run-queue.js';
+export type { DecideOptions, EnqueueOptions, RunQueueOptions, WaitOptions } from './run-queue.js';
+export { RunWorker } from './run-worker.js';
+export type { RunWorkerOptions, StopOptions, StopResult } from './run-worker-options.js';
+export type { ProviderLimit, QueuedRun, RunListener } from './run-operation.js';
+export type { RunInput, RunInputLike } from './run-input.js';
+export type { OperationState, RunOutcome } from './run-outcome.js';
+export type { RunSchedule } from './run-schedule.js';
+export type { WorkersConnectionOptions } from './workers-database.js';
+export { migrateWorkers } from './migrate-workers.js';
+export type { MigrateWorkersOptions, MigrateWorkersResult } from './migrate-workers.js';
+export { providerLimitKey } from './provider-limit-key.js';
+export { DuplicateOperationError } from './duplicate-operation-error.js';
+export { MalformedJobError } from './malformed-job-error.js';
+export { OperationNotFoundError } from './operation-not-found-error.js';
+export { QueueStorageError } from './queue-storage-error.js';
+export { RunInputError } from './run-input-error.js';
