@@ -35,7 +35,8 @@ function check(packageDirectory, allowed) {
       const name = specifier.split('/').slice(0, 2).join('/');
       const where = relative(root, file);
       if (specifier.includes('/src/')) problems.push(`${where}: deep import '${specifier}'`);
-      const testOnly = isTest && (name === '@agent-core/provider-mock' || name.startsWith('@agent-core/test-'));
+      const testOnly =
+        isTest && (name === '@agent-core/provider-mock' || name.startsWith('@agent-core/test-'));
       if (name !== manifest.name && !allowed(name) && !testOnly)
         problems.push(`${where}: may not import ${name}`);
       if (name !== manifest.name && !declared.has(name))
