@@ -1,13 +1,14 @@
 /**
- * Freezes a message as it joins the history, with what is in it (content
- * blocks, tool-call input, usage): a provider or listener handed the history
- * cannot change it in place. A user, assistant or tool-result message takes
- * a path of its own (a few `Object.freeze` calls per step); its content
- * array is left as it is, since on Node 20 a frozen array makes every
- * `filter`, `map` or `for...of` over it several times slower, for every
- * provider and orchestrator that reads the history. An app-defined message
- * is frozen through its plain objects and arrays (it may hold other things,
- * left as they are). Paid once per message, never per step.
+ * Freezes a message as it joins the history, with its content blocks and
+ * usage: a provider or listener handed the history cannot change it in place.
+ * A user, assistant or tool-result message takes a path of its own (an
+ * `Object.freeze`, about 70 ns, per object). Left as they are: its content
+ * array, since on Node 20 a frozen array makes every `filter`, `map` or
+ * `for...of` over it several times slower for every provider and
+ * orchestrator that reads the history, and a tool call's input, which a
+ * JSON Schema tool is handed as it is. An app-defined message is frozen
+ * through its plain objects and arrays (it may hold other things, left as
+ * they are). Paid once per message, never again per step.
  */
 export function freezeMessage<Message>(message: Message): Message {
   const role = (message as { role?: unknown }).role;
@@ -19,32 +20,11 @@ export function freezeMessage<Message>(message: Message): Message {
   Object.freeze(message);
   const content = (message as { content?: unknown }).content;
   if (Array.isArray(content)) {
-    for (let index = 0; index < content.length; index++) {
-      const block = content[index] as { type?: unknown; input?: unknown };
-      Object.freeze(block);
-      if (block.type === 'toolCall') freezeJson(block.input);
-    }
+    for (let index = 0; index < content.length; index++) Object.freeze(content[index]);
   }
   const usage = (message as { usage?: unknown }).usage;
   if (usage !== undefined) Object.freeze(usage);
   return message;
-}
-
-/** Freezes a tool call's input, JSON through and through (`for...in`: no array of keys per object). */
-function freezeJson(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      const item: unknown = value[index];
-      if (typeof item === 'object' && item !== null) freezeJson(item);
-    }
-    return;
-  }
-  for (const key in value) {
-    const item = (value as Record<string, unknown>)[key];
-    if (typeof item === 'object' && item !== null) freezeJson(item);
-  }
 }
 
 /** Freezes plain objects and arrays, through and through; anything else is left as it is. */
