@@ -113,6 +113,52 @@ describe('a provider cannot change the history it is sent', () => {
   });
 });
 
+describe('a provider that hands back frozen replies', () => {
+  it('one that reuses a frozen reply (usage priced by core, a call without an id) gets copies: each joins the history whole', async () => {
+    const reply: AssistantMessage = Object.freeze({
+      role: 'assistant',
+      content: Object.freeze([
+        Object.freeze({
+          type: 'toolCall' as const,
+          id: '',
+          name: 'echo',
+          input: Object.freeze({ text: 'hi' }),
+        }),
+      ]),
+      stopReason: 'tool_use',
+      usage: Object.freeze({ input: 10, output: 5, cacheRead: 0, cacheWrite: 0 }),
+    }) as unknown as AssistantMessage;
+    const final: AssistantMessage = Object.freeze({
+      role: 'assistant',
+      content: Object.freeze([Object.freeze({ type: 'text' as const, text: 'done' })]),
+      stopReason: 'end_turn',
+    }) as unknown as AssistantMessage;
+    let calls = 0;
+    const provider: Provider = {
+      name: 'frozen',
+      modelInfo: () => ({ contextWindow: 1000, maxOutputTokens: 100, pricing: { input: 1, output: 2 } }),
+      async *stream() {
+        calls++;
+        yield { type: 'done', message: calls % 2 === 1 ? reply : final };
+      },
+    };
+    const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator });
+    for (const prompt of ['one', 'two']) {
+      const result = await agent.prompt(prompt).result();
+      expect(result.terminateReason).toBe('completed');
+      expect(result.toolCalls.map((call) => call.result)).toEqual(['hi']);
+    }
+    const replies = agent.messages.filter(
+      (message): message is AssistantMessage => (message as { role: string }).role === 'assistant',
+    );
+    expect(replies.map((message) => message.provider)).toEqual(['frozen', 'frozen', 'frozen', 'frozen']);
+    expect(replies[0]?.usage?.cost).toBeGreaterThan(0);
+    expect(reply.usage?.cost).toBeUndefined();
+    expect(reply.content[0]).toMatchObject({ id: '' });
+    expect(historyProblems(agent.messages)).toEqual([]);
+  });
+});
+
 describe('tool calls a provider streams', () => {
   function deltasOnly(done: AssistantMessage, ...events: ModelEvent[]): ModelEvent[] {
     return [...events, { type: 'done', message: done }];
