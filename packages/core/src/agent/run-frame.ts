@@ -286,9 +286,7 @@ function runState(run: RunStart, prepared: PreparedTools, setup: RunSetup | unde
     // A resumed run keeps what was saved until its orchestrator saves anew.
     orchestratorState: run.input === undefined ? shared.orchestratorState : undefined,
     events,
-    historyView: undefined,
-    modelViewSource: undefined,
-    modelViewReadOnly: undefined,
+    view: undefined,
     seq: 0,
     usage: emptyUsage(),
     toolCalls: [],

@@ -10,6 +10,7 @@ import { appendResult } from './execute-tool.js';
 import { takeHeld, withHeldResults } from './held-results.js';
 import { roundMs } from './round-ms.js';
 import { usageBreakdown } from './usage-breakdown.js';
+import { orchestratorEditError, restoreView, viewChanged } from './history-view.js';
 
 /**
  * Ends a run once its orchestrator has returned (or thrown, as an `error`
@@ -34,6 +35,11 @@ export function endRun(
   // for its timeout says so even when its orchestrator reports it as an abort.
   else if (state.stopCause !== undefined && (end.reason === 'completed' || end.reason === 'aborted')) {
     end = { ...end, reason: state.stopCause };
+  }
+  // A message pushed onto ctx.messages instead of appended would be lost without a word.
+  if (!forced && viewChanged(state)) {
+    restoreView(state);
+    if (end.reason !== 'error') end = { reason: 'error', error: orchestratorEditError('run() returned') };
   }
   let pendingApprovals: PendingApproval[] | undefined;
   try {

@@ -7,6 +7,7 @@ import { isProviderErrorKind, ProviderError } from '../provider/provider-error.j
 import { EventKind } from '../events/run-events.js';
 import { type ModelCallWatch, watchModelCall } from './model-call-watch.js';
 import { StreamedCalls } from './streamed-calls.js';
+import { providerEditError, restoreView, viewChanged } from './history-view.js';
 import { ContractError } from '../orchestrator/contract-error.js';
 import type { RunContext } from './run-context.js';
 
@@ -209,9 +210,8 @@ export class ModelAttempt {
     const provider = this.#provider;
     // The history's messages are frozen: a provider that edits its request in place fails on them.
     const edit =
-      (thrown instanceof TypeError &&
-        /read[- ]only|frozen|not extensible|object is not extensible/i.test(thrown.message)) ||
-      (ContractError.isInstance(thrown) && thrown.rule === 'history_read_only')
+      thrown instanceof TypeError &&
+      /read[- ]only|frozen|not extensible|object is not extensible/i.test(thrown.message)
         ? ". It changed its request in place, but a request's messages are the agent's frozen history: copy what you change"
         : '';
     this.#error = ProviderError.isInstance(thrown)
@@ -273,6 +273,19 @@ export class ModelAttempt {
         kind: 'network',
         provider: provider.name,
         message: `The model stream sent nothing for ${this.#idleMs} ms and was closed (streamIdleTimeoutMs).`,
+      });
+    }
+    // A provider that changed its request's list in place (the run's copy of the history): the
+    // history is unchanged, the copy is put back, and the call fails saying so.
+    if (request.messages === context.state.view && viewChanged(context.state)) {
+      restoreView(context.state);
+      const edit = providerEditError(provider.name);
+      message = undefined;
+      error = new ProviderError({
+        kind: 'fatal',
+        provider: provider.name,
+        message: edit.message,
+        cause: edit,
       });
     }
     if (message === undefined && error === undefined) {

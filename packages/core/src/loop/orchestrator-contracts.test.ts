@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   Agent,
   type AgentEvent,
+  type AgentMessage,
   type AgentOptions,
   ContractError,
   defineTool,
@@ -183,29 +184,49 @@ describe('the orchestrator context refuses what would break the history', () => 
     expect(counter.runs).toBe(0);
   });
 
-  it('ctx.messages and ctx.modelMessages() refuse changes; core-only events cannot be emitted', async () => {
-    const codes: string[] = [];
+  it('a change to ctx.messages or ctx.modelMessages() never reaches the history: the next model call is refused, the copy put back', async () => {
+    const seen: unknown[] = [];
     const orchestrator: Orchestrator = {
       name: 'meddles',
       async run(ctx) {
-        const attempts = [
-          () => (ctx.messages as unknown as unknown[]).push({ role: 'user', content: 'x' }),
-          () => (ctx.modelMessages() as Message[]).pop(),
-          () => ctx.emit({ type: 'turn_start', spanId: 'a', parentSpanId: 'b' }),
-        ];
-        for (const attempt of attempts) {
-          try {
-            attempt();
-          } catch (error) {
-            codes.push((error as ContractError).code);
-          }
+        (ctx.messages as AgentMessage[]).push({ role: 'user', content: 'sneaked in' });
+        seen.push(await ctx.callModel().catch((error: ContractError) => error.rule));
+        seen.push(ctx.messages.length);
+        (ctx.modelMessages() as Message[]).reverse();
+        (ctx.modelMessages() as Message[]).push({ role: 'user', content: 'again' });
+        seen.push(await ctx.callModel().catch((error: ContractError) => error.rule));
+        try {
+          ctx.emit({ type: 'turn_start', spanId: 'a', parentSpanId: 'b' });
+        } catch (error) {
+          seen.push((error as ContractError).rule);
         }
         return { reason: 'completed' };
       },
     };
     const { agent } = agentWith(orchestrator, []);
-    await agent.prompt('go').result();
-    expect(codes).toEqual(['history_read_only', 'history_read_only', 'core_event']);
+    const result = await agent.prompt('go').result();
+    expect(seen).toEqual(['history_read_only', 1, 'history_read_only', 'core_event']);
+    expect(result.terminateReason).toBe('completed');
+    expect(agent.messages).toEqual([{ role: 'user', content: 'go' }]);
+  });
+
+  it('an orchestrator that pushes its answer onto ctx.messages instead of appending it ends with history_read_only', async () => {
+    const orchestrator: Orchestrator = {
+      name: 'pushes',
+      async run(ctx) {
+        (ctx.messages as AgentMessage[]).push({
+          role: 'assistant',
+          content: [{ type: 'text', text: 'done' }],
+          stopReason: 'end_turn',
+        });
+        return { reason: 'completed' };
+      },
+    };
+    const { agent } = agentWith(orchestrator, []);
+    const result = await agent.prompt('go').result();
+    expect(result.terminateReason).toBe('error');
+    expect((result.error as ContractError).rule).toBe('history_read_only');
+    expect(result.error?.message).toMatch(/before run\(\) returned.*ctx\.append\(\)/s);
     expect(agent.messages).toEqual([{ role: 'user', content: 'go' }]);
   });
 });

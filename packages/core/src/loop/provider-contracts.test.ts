@@ -81,7 +81,7 @@ describe('a provider cannot change the history it is sent', () => {
     expect((agent.messages[1] as AssistantMessage).content).toEqual([{ type: 'text', text: 'first answer' }]);
   });
 
-  it('one that reorders, empties or extends the message list is refused with a clear error; the history keeps its order', async () => {
+  it('one that reorders, empties or extends the message list fails with a clear error; the history keeps its order', async () => {
     const editors = [
       (messages: unknown[]) => messages.reverse(),
       (messages: unknown[]) => messages.push({ role: 'user', content: 'injected' }),
@@ -103,7 +103,9 @@ describe('a provider cannot change the history it is sent', () => {
       });
       const result = await agent.prompt('one').result();
       expect(result.terminateReason).toBe('error');
-      expect(result.error?.message).toMatch(/history is read-only here.*copy what you change/s);
+      expect(result.error?.message).toMatch(
+        /changed its request's message list in place.*copies what it changes/s,
+      );
       expect(agent.messages.map((message) => (message as { role: string }).role)).toEqual([
         'user',
         'assistant',

@@ -37,7 +37,7 @@ import {
 import { ContractError } from '../orchestrator/contract-error.js';
 import type { OrchestratorTool } from '../orchestrator/orchestrator.js';
 import { freezeMessage } from './freeze-message.js';
-import { readOnlyView } from './read-only-view.js';
+import { historyView, orchestratorEditError, restoreView, viewChanged } from './history-view.js';
 import type { RunState } from './run-state.js';
 import { guardModelCall } from './guard-check.js';
 import { RunAccess } from './tool-run-access.js';
@@ -71,8 +71,7 @@ export class RunContext implements OrchestratorContext {
     return this.state.runId;
   }
   get messages(): readonly AgentMessage[] {
-    const state = this.state;
-    return (state.historyView ??= readOnlyView(state.shared.messages));
+    return historyView(this.state);
   }
   get tools(): readonly OrchestratorTool[] {
     return this.state.toolViews;
@@ -163,20 +162,9 @@ export class RunContext implements OrchestratorContext {
 
   modelMessages(): readonly Message[] {
     const state = this.state;
-    const view = this.sentMessages();
-    if (state.modelViewSource !== view) {
-      state.modelViewSource = view;
-      state.modelViewReadOnly =
-        view === state.shared.messages
-          ? (this.messages as readonly Message[])
-          : readOnlyView(view as Message[]);
-    }
-    return state.modelViewReadOnly as readonly Message[];
-  }
-
-  /** The history as the model is sent it (see `modelMessages`), as core's own array: the request copies it. */
-  sentMessages(): readonly Message[] {
-    return sentMessages(this.state);
+    const sent = sentMessages(state);
+    // The history itself: handed out as the run's copy of it, as ctx.messages is.
+    return sent === state.shared.messages ? (historyView(state) as Message[]) : sent;
   }
 
   systemPrompt(): string | undefined {
@@ -202,6 +190,10 @@ export class RunContext implements OrchestratorContext {
     if (state.ended) return refuseLater(runEndedError('callModel'));
     let stop = stopReason(state);
     if (stop === undefined) {
+      if (viewChanged(state)) {
+        restoreView(state);
+        return refuseLater(orchestratorEditError('ctx.callModel()'));
+      }
       if (state.pending.size > 0) return refuseLater(unansweredError(state.pending.list()));
       const given = options?.messages;
       if (given !== undefined) {
@@ -367,6 +359,8 @@ export class RunContext implements OrchestratorContext {
     }
     // Frozen as it joins: a provider or listener handed the history cannot change it in place.
     state.shared.messages.push(freezeMessage(message));
+    // The run's copy of the history handed out keeps in step.
+    state.view?.push(message);
     if (state.journal !== undefined) state.journal.message(message);
     if (role === 'assistant') {
       const assistant = message as AssistantMessage;

@@ -105,10 +105,8 @@ export interface RunState {
   orchestratorState: unknown;
   /** Where the run's events go: this run's own sink, and `noEvents` once the run has ended. */
   events: EventSink;
-  /** The read-only views of the history and the model's view handed to the orchestrator, made on first use. */
-  historyView: readonly AgentMessage[] | undefined;
-  modelViewSource: readonly Message[] | undefined;
-  modelViewReadOnly: readonly Message[] | undefined;
+  /** The run's copy of the history handed out (see `historyView`), made on first use and kept in step by `append`. */
+  view: AgentMessage[] | undefined;
   seq: number;
   usage: Usage;
   /** The run's tool calls as they ended: the result's `ToolCallRecord`s are made from them when it ends. */

@@ -15,7 +15,7 @@ export type ContractRule =
   | 'tool_call_changed'
   /** A tool's `execute` called on a tool from `ctx.tools`: every call must pass the gate (`ctx.executeTool`). */
   | 'tool_outside_gate'
-  /** A change made to `ctx.messages` or `ctx.modelMessages()`, which are read-only views of the history. */
+  /** A change made in place to `ctx.messages`, `ctx.modelMessages()` or a request's message list, the run's copy of the history. */
   | 'history_read_only'
   /** `ctx.emit` of an event only core emits (turns, messages, tool calls, the run's start and end). */
   | 'core_event'

@@ -117,12 +117,18 @@ export interface OrchestratorTool {
  * - When the run ends, calls still unanswered get error results and an open
  *   turn gets its `turn_end`, so every tool call in the history has exactly
  *   one result and every `turn_start` its `turn_end`.
- * - `messages` and `modelMessages()` are read-only views, `tools` cannot be
- *   run directly, and the messages of the history are frozen.
+ * - `messages` and `modelMessages()` are the run's copy of the history
+ *   (kept in step by core; a change to the list never reaches the history,
+ *   and the next `callModel`, or the run's end, fails with `history_read_only`),
+ *   `tools` cannot be run directly, and the messages of the history are frozen.
  */
 export interface OrchestratorContext {
   readonly runId: string;
-  /** The agent's live history, as a read-only view (it grows as the history does). Change it only through the helpers. */
+  /**
+   * The agent's history, as the run's copy of it: it grows as the history does
+   * and reads as fast as any array. Change the history only through the
+   * helpers: a change to this list never reaches it (`history_read_only`).
+   */
   readonly messages: readonly AgentMessage[];
   /** The run's tools, to read (names, descriptions, parameters, risk); run them with `executeTool`. */
   readonly tools: readonly OrchestratorTool[];
@@ -162,8 +168,9 @@ export interface OrchestratorContext {
   /**
    * The history as the model is sent it: the agent's `convertToLlm` applied,
    * or app-defined messages left out. Cached until the history changes, so
-   * calling it every step costs nothing; a read-only view that may grow as
-   * the history does: copy it to keep a snapshot. To add a message for one call:
+   * calling it every step costs nothing; read-only (without app-defined
+   * messages or a conversion, it is `messages`), and it may grow as the
+   * history does: copy it to keep a snapshot. To add a message for one call:
    * `ctx.callModel({ messages: [...ctx.modelMessages(), extra] })`.
    */
   modelMessages(): readonly Message[];
