@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startCompatibleServer } from './test-support/compatible-server.js';
 import { makeHome, runCli } from './test-support/run-cli.js';
 
 async function until(condition: () => boolean): Promise<void> {
@@ -12,16 +13,21 @@ describe('agent-core exit codes and sessions across processes', { timeout: 60_00
   it('0 completed, 1 run error, 2 usage or config error, 3 waiting for approval', async () => {
     const home = makeHome();
     expect((await runCli(['chat', 'What is 1 + 1?'], { home })).code).toBe(0);
-    const failed = await runCli(['chat', '--provider', 'anthropic', 'hi'], { home });
+    const server = await startCompatibleServer({ reply: 'unauthorized' });
+    const failed = await runCli(['chat', '--base-url', server.url, 'hi'], { home });
+    await server.close();
     expect(failed.code).toBe(1);
-    expect(failed.stdout).toMatch(/Error: .*ANTHROPIC_API_KEY/);
+    expect(failed.stdout).toMatch(/Error: .*Invalid API key/);
+    const keyless = await runCli(['chat', '--provider', 'anthropic', 'hi'], { home });
+    expect(keyless.code).toBe(2);
+    expect(keyless.stderr).toContain('set ANTHROPIC_API_KEY');
     const usage = await runCli(['chat', '--frobnicate', 'hi'], { home });
     expect(usage.code).toBe(2);
     expect(usage.stderr.trim().split('\n')).toHaveLength(1);
     const config = await runCli(['chat', '--policy', 'lenient', 'hi'], { home });
     expect(config.code).toBe(2);
     expect(config.stderr).toContain(
-      "Unknown policy profile 'lenient' (flag --policy). Profiles: strict, standard, permissive.",
+      "flag --policy: 'policy.profile' names no policy profile the CLI can load: 'lenient'; policy profiles: strict, standard, permissive",
     );
     expect(config.stderr).not.toMatch(/\n\s+at /);
     const waiting = await runCli(['run', '--no-input', '--tools', 'shell', 'call shell {"command":"true"}'], {

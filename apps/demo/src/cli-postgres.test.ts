@@ -29,6 +29,13 @@ describe('agent-core --store postgres://', { timeout: 90_000 }, () => {
     const password = new URL(server.url).password;
     expect(`${headless.stdout}${headless.stderr}`).not.toContain(password);
 
+    // The session id is printed with a database store as with a folder: the pause names it, and chat's summary too.
+    const chat = await runCli(['chat', '--session', 'new', 'What is 2 + 2?'], options);
+    expect(chat.stderr).toMatch(/new session (\S+) \(stored in postgres:\/\/\*\*\*@/);
+    const chatted = /new session (\S+) /.exec(chat.stderr)?.[1] as string;
+    expect(chat.stderr).toContain(`· session ${chatted}`);
+    const repl = await runCli([], { ...options, stdin: '/session\n' });
+    expect(repl.stdout).toMatch(/\(session \S+ \(0 messages, stored in postgres:\/\/\*\*\*@/);
     const listed = await runCli(['sessions', 'list'], options);
     expect(listed.stdout).toMatch(new RegExp(`^${session}\\s+await_user\\s+.*\\(1 waiting\\)$`, 'm'));
     const inbox = await runCli(['approvals'], options);

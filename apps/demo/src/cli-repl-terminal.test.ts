@@ -81,16 +81,73 @@ run('agent-core REPL in a terminal', { timeout: 120_000 }, () => {
     await repl.waitFor('1 + 2 = 3.', 20_000, mark);
     await untilRunEnds(mark);
 
-    // Ctrl-C twice exits.
+    // Ctrl-C twice exits, with 130 as an interrupted command.
     repl.send('C-c', { literal: false });
     await repl.waitFor('(Ctrl-C again to exit, or /exit)');
     repl.send('C-c', { literal: false });
-    await repl.waitFor('EXITED 0');
+    await repl.waitFor('EXITED 130');
 
     // What was typed is kept for the next REPL (the up arrow).
     const history = readFileSync(join(home, '.local/state/agent-core/history'), 'utf8');
     expect(history).toContain('What is 6 * 7?\n');
     expect(history).toContain('/tools\n');
+  });
+
+  it('takes lines typed quickly in order, shows and refuses model switches, resumes a run Ctrl-C stopped, exits 130 on a second Ctrl-C during a run', async () => {
+    const home = makeHome();
+    const repl = start('--tools basic,shell', home);
+    await repl.waitFor('/help lists commands');
+    const runSlowCommand = async (from: number) => {
+      repl.line('call shell {"command":"sleep 60"}');
+      await repl.waitFor('[y] yes, once', 20_000, from);
+      repl.line('y');
+      await repl.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] shell \{"command":"sleep 60"\}/, 20_000, from);
+    };
+    const untilRunEnds = (from: number) => repl.waitFor(/\d+ turns? · tokens \d+ in/, 20_000, from);
+
+    // Two lines typed at once: the second steers the run of the first, after it, and is answered.
+    repl.send('What is 5+5\rhow many messages\r');
+    await repl.waitFor('(steering the current run)');
+    await repl.waitFor(/I see \d+ messages; before this you said: "What is 5\+5"/);
+    await untilRunEnds(0);
+
+    // /model alone shows the choice and what can be picked; a model that cannot work is refused.
+    let mark = repl.screen().length;
+    repl.line('/model');
+    await repl.waitFor('provider mock, model offline-mock. The configured models:', 20_000, mark);
+    await repl.waitFor(/\/model mock\/offline-mock\s+\(current\)/, 20_000, mark);
+    repl.line('/provider openai');
+    await repl.waitFor(
+      'The provider openai has no API key: set OPENAI_API_KEY, or api_key in [providers.openai] of the config file',
+      20_000,
+      mark,
+    );
+    await repl.waitFor('Still on mock, model offline-mock.', 20_000, mark);
+    repl.line('/model gpt-9');
+    await repl.waitFor("No model 'gpt-9' is configured, and mock does not know it", 20_000, mark);
+    mark = repl.screen().length;
+    repl.line('What is 2 + 2?');
+    await repl.waitFor('2 + 2 = 4.', 20_000, mark);
+    await untilRunEnds(mark);
+
+    // Ctrl-C stops a run before its answer; /resume continues it.
+    mark = repl.screen().length;
+    await runSlowCommand(mark);
+    repl.send('C-c', { literal: false });
+    await repl.waitFor('[aborted]', 20_000, mark);
+    await untilRunEnds(mark);
+    mark = repl.screen().length;
+    repl.line('/resume');
+    await repl.waitFor('(resuming the unfinished run of session', 20_000, mark);
+    await repl.waitFor(/Shell failed \(Tool 'shell' was stopped/, 20_000, mark);
+    await untilRunEnds(mark);
+
+    // A second Ctrl-C during a run exits at once with 130, the run not waited for.
+    mark = repl.screen().length;
+    await runSlowCommand(mark);
+    repl.send('C-c', { literal: false });
+    repl.send('C-c', { literal: false });
+    await repl.waitFor('EXITED 130', 20_000, mark);
   });
 
   it('renders markdown and colours on a terminal; with NO_COLOR there is not one escape code', async () => {

@@ -135,6 +135,14 @@ describe('agent-core sessions', { timeout: 30_000 }, () => {
     expect(listed.stdout).toMatch(
       new RegExp(`${id}\\s+interrupted\\s+\\d+ s ago\\s+6\\s+What is 1 \\+ 1\\?`),
     );
+    // sessions show says the same, read only: the session is not opened or repaired to say it.
+    const shown = await runCli(['sessions', 'show', id.slice(0, 8), '--data-dir', dataDir]);
+    expect(shown.stdout).toContain(`session ${id}  status interrupted, 6 messages`);
+    const document = JSON.parse(
+      (await runCli(['sessions', 'show', id, '--json', '--data-dir', dataDir])).stdout,
+    ) as { status: string; messages: unknown[] };
+    expect(document.status).toBe('interrupted');
+    expect(document.messages).toHaveLength(6);
 
     const resumed = await runCli(['--data-dir', dataDir, '--session', id, '--tools', 'shell'], {
       stdin: '/resume\n/exit\n',
@@ -142,7 +150,7 @@ describe('agent-core sessions', { timeout: 30_000 }, () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toMatch(new RegExp(`session ${id} opened: 7 messages, .*status interrupted`));
     expect(resumed.stderr).toContain('this session was interrupted');
-    expect(resumed.stdout).toContain(`(resuming the interrupted run of session ${id})`);
+    expect(resumed.stdout).toContain(`(resuming the unfinished run of session ${id})`);
     // The call that was running when the process died was not run again: the repair gave it an error result.
     expect(resumed.stdout).toMatch(/Shell failed \(.*interrupted/i);
 

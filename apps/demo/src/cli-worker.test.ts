@@ -5,6 +5,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliEnvironment, makeHome, runCli } from './test-support/run-cli.js';
+import {
+  browserAvailable,
+  launchBrowser,
+  type StudioProcess,
+  startStudioCli,
+} from './test-support/studio-process.js';
 
 // `agent-core worker` as the README's quick start runs it: two worker processes on one PostgreSQL
 // store, prompts enqueued with `run --queue`, one worker killed with SIGKILL in the middle of a run.
@@ -133,6 +139,73 @@ describe('agent-core worker', { timeout: 120_000 }, () => {
       expect(await worker.exited).toBe(0);
     }
   });
+
+  it.skipIf(!browserAvailable())(
+    'agent-core studio approves a queued run: the page enqueues the resume, a worker (not the studio) runs the tool once, the page follows it',
+    async () => {
+      const home = workerHome();
+      const worker = startWorker(home);
+      const browser = await launchBrowser();
+      let studio: StudioProcess | undefined;
+      try {
+        await until('the worker to start', () => worker.stderr().includes(' serves '));
+        // The command writes the id of the process that runs it: the worker's, never the studio's.
+        const prompt = 'call shell {"command":"echo $PPID >> ran.txt"}';
+        const paused = await runCli(['run', '--queue', '--tools', 'shell', prompt], { home, cwd: home });
+        expect(paused.code).toBe(3);
+        const session = /approve (\S+)/.exec(paused.stderr)?.[1] as string;
+        studio = await startStudioCli(['--port', '0'], { home });
+        const context = await browser.newContext();
+        context.setDefaultTimeout(30_000);
+        const page = await context.newPage();
+        await page.goto(studio.url);
+        await page.waitForURL(`${studio.origin}/`);
+        await page.goto(`${studio.origin}/#/sessions/${session}`);
+        const card = page.locator('article.approval');
+        const call = (await card.getAttribute('data-call')) as string;
+        await card.getByRole('button', { name: 'Approve' }).click();
+        await page.locator('.outcome', { hasText: 'The resume is enqueued as operation decide:' }).waitFor();
+        // The worker's run reaches the open page through the store: its shell call in the second run.
+        await page.locator('section.run').nth(1).locator('li.bar-tool', { hasText: 'shell' }).waitFor();
+        await page.locator('[data-testid="session-status"]', { hasText: /idle/i }).waitFor();
+        expect(readFileSync(join(home, 'ran.txt'), 'utf8').trim().split('\n')).toEqual([
+          String(worker.child.pid),
+        ]);
+        await until('the worker to log the resume', () =>
+          worker.lines.some((line) => line.includes(`decide:${session}:`) && line.endsWith(': completed')),
+        );
+
+        // A second decision of the same pause (a stale page) says what became of the call and runs nothing.
+        const csrf = (await page.locator('meta[name="csrf-token"]').getAttribute('content')) as string;
+        const second = await page.evaluate(
+          async ({ id, toolCallId, csrf }) => {
+            const response = await fetch(`/api/sessions/${id}/decisions`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
+              body: JSON.stringify({ decisions: [{ toolCallId, decision: 'allow' }] }),
+            });
+            return { status: response.status, body: (await response.json()) as unknown };
+          },
+          { id: session, toolCallId: call, csrf },
+        );
+        expect(second).toMatchObject({
+          status: 409,
+          body: {
+            outcome: 'already_decided',
+            decided: [{ toolCallId: call, toolName: 'shell', isError: false }],
+          },
+        });
+        expect(readFileSync(join(home, 'ran.txt'), 'utf8').trim().split('\n')).toHaveLength(1);
+        await context.close();
+      } finally {
+        await browser.close();
+        const stopped = await studio?.stop();
+        worker.child.kill('SIGTERM');
+        await worker.exited;
+        if (studio !== undefined) expect(stopped).toBe(0);
+      }
+    },
+  );
 
   it('run --queue is idempotent by --operation-id, and --no-wait returns once enqueued', async () => {
     const home = workerHome();

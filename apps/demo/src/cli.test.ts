@@ -61,11 +61,18 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(events[0].type).toBe('agent_start');
+    // The first line names the session and the run, so a script can resume or approve it.
+    expect(events[0]).toEqual({
+      type: 'session',
+      sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      runId: events[1].runId,
+      stored: true,
+    });
+    expect(events[1].type).toBe('agent_start');
     expect(events.at(-1).type).toBe('agent_end');
     expect(events.at(-1).result.text).toBe('2 * 21 = 42.');
-    expect(events.map((event: { seq: number }) => event.seq)).toEqual(
-      events.map((_: unknown, index: number) => index),
+    expect(events.slice(1).map((event: { seq: number }) => event.seq)).toEqual(
+      events.slice(1).map((_: unknown, index: number) => index),
     );
     expect(events.filter((event: { type: string }) => event.type === 'tool_call_end')).toHaveLength(1);
   });
@@ -97,10 +104,13 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
     }
   });
 
-  it('a chosen provider without its key ends with a clear error', async () => {
-    const { code, stdout } = await run(['chat', '--provider', 'anthropic', 'hi']);
-    expect(code).toBe(1);
-    expect(stdout).toMatch(/set the ANTHROPIC_API_KEY environment variable/);
+  it('a chosen provider without its key is refused before anything runs, in CLI words', async () => {
+    const { code, stdout, stderr } = await run(['chat', '--provider', 'anthropic', 'hi']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim()).toBe(
+      'agent-core: The provider anthropic has no API key: set ANTHROPIC_API_KEY, or api_key in [providers.anthropic] of the config file. Or pick another with --provider (mock runs offline).',
+    );
   });
 
   it('--mcp adds the tools of an MCP server; with no one to ask, a call that needs approval pauses the run', async () => {
@@ -159,8 +169,8 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
     expect(empty.stderr).toMatch(/chat needs a prompt/);
     const orchestrator = await run(['chat', '--orchestrator', 'nope', 'hi']);
     expect(orchestrator.code).toBe(2);
-    expect(orchestrator.stderr).toMatch(
-      /Unknown orchestrator 'nope' \(flag --orchestrator\)\. The CLI can load: agentic, plan-execute, react\./,
+    expect(orchestrator.stderr).toContain(
+      "flag --orchestrator: 'orchestrator' names no orchestrator the CLI can load: 'nope'; orchestrators: agentic, plan-execute, react",
     );
   });
 
@@ -168,19 +178,19 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
     const provider = await run(['chat', '--provider', 'nope', 'hi']);
     expect(provider.code).toBe(2);
     expect(provider.stderr).toContain(
-      "Unknown provider 'nope' (flag --provider). The CLI can load: anthropic, mock, openai.",
+      "flag --provider: 'provider' names no provider the CLI can load: 'nope'; providers: anthropic, mock, openai",
     );
     const orchestrator = await run(['chat', '-o', 'nope', 'hi']);
     expect(orchestrator.code).toBe(2);
-    expect(orchestrator.stderr).toContain('The CLI can load: agentic, plan-execute, react.');
+    expect(orchestrator.stderr).toContain('orchestrators: agentic, plan-execute, react');
     const tools = await run(['chat', '-t', 'basic,nope', 'hi']);
     expect(tools.code).toBe(2);
     expect(tools.stderr).toContain(
-      "Unknown tool pack 'nope' (flag --tools). The CLI can load: basic, fs, shell.",
+      "flag --tools: 'tools' names no tool pack the CLI can load: 'nope'; tool packs: basic, fs, shell",
     );
     const mcp = await run(['chat', '-t', 'mcp', 'hi']);
     expect(mcp.code).toBe(2);
-    expect(mcp.stderr).toContain("use --mcp '<command>'");
+    expect(mcp.stderr).toContain("an MCP server's tools come from --mcp '<command>'");
   });
 
   it('an unknown flag gets a message with balanced quotes', async () => {
@@ -245,11 +255,15 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
   it('REPL commands between runs: /followup queues, /model switches and keeps the conversation, /tools lists risks and sources', async () => {
     const { code, stdout } = await run(
       [],
-      '/followup and then 5 + 5\n/model other-model\n/tools\n/help\nWhat is 6 + 6?\n',
+      '/followup and then 5 + 5\n/model other-model\n/model mock/offline-mock\n/tools\n/help\nWhat is 6 + 6?\n',
     );
     expect(code).toBe(0);
     expect(stdout).toContain('(queued: it goes in before your next prompt)');
-    expect(stdout).toContain('(now on mock, model other-model; the conversation goes on)');
+    expect(stdout).toContain(
+      "(No model 'other-model' is configured, and mock does not know it: /model alone lists the models you can pick;",
+    );
+    expect(stdout).toContain('Still on mock, model offline-mock.)');
+    expect(stdout).toContain('(now on mock, model offline-mock; the conversation goes on)');
     expect(stdout).toMatch(/calculator\s+read\s+pack basic/);
     expect(stdout).toContain('/followup TEXT');
     expect(stdout).toContain('↳ follow-up: and then 5 + 5');

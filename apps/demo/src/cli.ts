@@ -4,6 +4,7 @@
 // other command is in `main.js`, which imports what it uses when it runs.
 import { readFileSync } from 'node:fs';
 import { exitCodes } from './exit-codes.js';
+import { cliWords } from './output/cli-words.js';
 import { parseCliArguments, UsageError } from './parse-args.js';
 
 async function start(argv: readonly string[]): Promise<number> {
@@ -30,7 +31,7 @@ function report(error: unknown, debug: boolean): number {
   const message = error instanceof Error ? error.message : String(error);
   // Errors of agent-core say what to do; anything else is unexpected, and --debug shows where it came from.
   const hint = known || debug ? '' : ' (run again with --debug for the stack trace)';
-  process.stderr.write(`agent-core: ${maskForReport(message)}${hint}\n`);
+  process.stderr.write(`agent-core: ${maskForReport(cliWords(message))}${hint}\n`);
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${maskForReport(error.stack)}\n`);
   if (error instanceof UsageError) return exitCodes.usage;
   const code = (error as { code?: unknown }).code;
@@ -49,10 +50,20 @@ function maskForReport(text: string): string {
   return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@:]+(?::[^/\s@]*)?@/gi, '$1***@');
 }
 
+// A reader that stops early (`agent-core sessions list | head`) closes the pipe: stop quietly, as cat does.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const argv = process.argv.slice(2);
 start(argv).then(
   (code) => {
     process.exitCode = code;
+    // Interrupted: leave once what was printed is written, without waiting for a stopped tool's
+    // timers (a command's SIGKILL grace period) that would keep the process a few seconds more.
+    if (code === exitCodes.interrupted)
+      process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
   },
   (error: unknown) => {
     process.exitCode = report(error, argv.includes('--debug'));

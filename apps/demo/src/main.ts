@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type AgentEvent, type Logger, stderrLogger } from '@agent-core/core';
+import { type AgentEvent, ConfigError, type Logger, stderrLogger } from '@agent-core/core';
 import { resolveSettings } from './agent-settings.js';
 import { allowEverything, inlineApprover } from './approvals/inline-approver.js';
 import { approveCommand } from './commands/approve-command.js';
@@ -8,10 +8,12 @@ import { chatCommand } from './commands/chat-command.js';
 import { defaultStudioPort } from './commands/studio-port.js';
 import { configInit, configShow, configValidate } from './commands/config-commands.js';
 import { approveQueued, type QueueIo, runQueued } from './commands/queue-commands.js';
+import { readPrompt } from './commands/read-prompt.js';
 import type { RunIo } from './commands/run-io.js';
 import { listSessions, removeSession, repairSession, showSession } from './commands/sessions-commands.js';
 import { type CliConfig, loadConfig } from './config/load-config.js';
 import { maskSecrets } from './config/mask-secrets.js';
+import { missingKey } from './make-agent/model-choices.js';
 import { stateDirectory } from './config/xdg-paths.js';
 import { EventRenderer } from './output/render-events.js';
 import { isRich, styleFor } from './output/terminal-style.js';
@@ -19,6 +21,7 @@ import type { CliArguments } from './parse-args.js';
 import { InputHistory } from './repl/input-history.js';
 import { Terminal } from './repl/terminal.js';
 import { Conversation, type SessionChoice } from './sessions/conversation.js';
+import { findSession } from './sessions/find-session.js';
 import { type OpenedStore, openStore } from './sessions/open-store.js';
 
 /** Resolves with what asked the worker to stop (SIGTERM, Ctrl-C); a second ask calls `force`. */
@@ -68,6 +71,8 @@ async function run(args: CliArguments, config: CliConfig): Promise<number> {
       ? listSkills(config, config.cwd, out, style)
       : validateSkillFolders(config, config.cwd, args.target, out, style);
   }
+  // A prompt that is missing or too large is refused before anything is opened.
+  const prompt = args.command === 'chat' ? await readPrompt(args) : '';
   // stdout carries only the protocol: the server logs to stderr, at warn unless a level is set.
   if (args.command === 'acp')
     return (await import('./acp/run-acp.js')).runAcp(
@@ -85,7 +90,7 @@ async function run(args: CliArguments, config: CliConfig): Promise<number> {
   }
   const store = await openStore(args.noSession ? 'memory:' : config.store, storeLogger);
   try {
-    return await runCommand(args, config, store, { runLogger, storeLogger });
+    return await runCommand({ ...args, prompt }, config, store, { runLogger, storeLogger });
   } finally {
     // A database store's connections end with the command; a process never waits on them.
     await store.close();
@@ -103,24 +108,22 @@ async function runCommand(
   const style = styleFor(out, process.env);
   switch (args.command) {
     case 'sessions-list':
-      return listSessions(store, args.limit ?? 50, out);
+      return listSessions(store, args.limit ?? 50, out, Date.now(), args.json);
     case 'sessions-show': {
-      const rich = isRich(out, process.env);
+      const rich = !args.json && isRich(out, process.env);
       const { renderMarkdown } = rich ? await import('./output/markdown.js') : { renderMarkdown: undefined };
-      return showSession(
-        store.store,
-        args.target as string,
-        out,
-        style,
-        (text) => renderMarkdown?.(text, style) ?? text,
-      );
+      return showSession(store, args.target as string, out, {
+        style: args.json ? styleFor(out, { NO_COLOR: '1' }) : style,
+        renderText: (text) => renderMarkdown?.(text, style) ?? text,
+        json: args.json,
+      });
     }
     case 'sessions-rm':
-      return removeSession(store.store, args.target as string, out);
+      return removeSession(store, args.target as string, out);
     case 'sessions-repair':
-      return repairSession(store.store, args.target as string, out);
+      return repairSession(store, args.target as string, out);
     case 'approvals':
-      return approvalsCommand(store.store, out, style);
+      return approvalsCommand(store.store, out, style, Date.now(), args.json);
     case 'studio':
       return (await import('./commands/studio-command.js')).studioCommand(
         config,
@@ -129,6 +132,9 @@ async function runCommand(
         loggers,
       );
   }
+  // A session id given by its start is the whole id from here on, for the queue as for this process.
+  if (args.command === 'approve')
+    args = { ...args, target: (await findSession(store, args.target as string, { summary: false })).id };
   // Runs the workers serve: enqueued here, run there; Ctrl-C stops the waiting, never the run.
   if ((args.command === 'chat' && args.queue) || args.command === 'approve') {
     const waiting = new AbortController();
@@ -171,7 +177,7 @@ async function runCommand(
       const { replayCommand } = await import('./commands/replay-command.js');
       return await replayCommand(
         {
-          id: args.target as string,
+          id: (await findSession(store, args.target as string, { summary: false })).id,
           update: args.update,
           tools: args.recordedTools ? 'recorded' : 'real',
           json: args.json,
@@ -181,9 +187,19 @@ async function runCommand(
         { out, errors: process.stderr, style, errorStyle: styleFor(process.stderr, process.env) },
       );
     }
+    const missing = missingKey(config, settings.provider.name);
+    if (missing !== undefined)
+      throw new ConfigError(
+        `The provider ${settings.provider.name} has no API key: ${missing}. Or pick another with --provider (mock runs offline).`,
+      );
     if (settings.provider.notice !== undefined) process.stderr.write(`${settings.provider.notice}\n`);
     const listener = args.json
-      ? (event: AgentEvent) => out.write(`${maskSecrets(JSON.stringify(event), config.secrets)}\n`)
+      ? (event: AgentEvent) => {
+          // Each run starts with a line naming its session, so a script can approve or resume it.
+          if (event.type === 'agent_start' && conversation !== undefined)
+            out.write(`${JSON.stringify(sessionLine(conversation, event.runId))}\n`);
+          out.write(`${maskSecrets(JSON.stringify(event), config.secrets)}\n`);
+        }
       : (renderer as EventRenderer).listener;
     conversation = await Conversation.open(
       { store, settings, listener, logger: storeLogger, notify: (line) => process.stderr.write(`${line}\n`) },
@@ -215,6 +231,16 @@ async function runCommand(
     await conversation?.close();
     await settings.close();
   }
+}
+
+/** The line `--json` starts each run with: the session and the run, and whether the session is stored. */
+function sessionLine(conversation: Conversation, runId: string) {
+  return {
+    type: 'session',
+    sessionId: conversation.session.id,
+    runId,
+    stored: conversation.store.kind !== 'memory',
+  };
 }
 
 function sessionChoice(args: CliArguments): SessionChoice {

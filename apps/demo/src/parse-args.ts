@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { optionProblem } from './command-options.js';
 import type { ConfigFlags } from './config/load-config.js';
 
 /** The commands of `agent-core`. */
@@ -26,7 +27,10 @@ export type Command =
 /** What the command line asked for. */
 export interface CliArguments {
   command: Command;
+  /** `chat`'s prompt argument ('' when none was given: it may come from stdin). */
   prompt: string;
+  /** `chat -`: the prompt is stdin alone. */
+  promptFromStdin: boolean;
   /** Flags that override the configuration files and the environment. */
   flags: ConfigFlags;
   /** Allow every tool call the policy would ask about. */
@@ -165,19 +169,13 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       `Unknown command '${first}'. Commands: chat "<prompt>" (or run), sessions, approvals, approve, replay, skills, config, acp, studio, worker; no command opens the REPL. Run 'agent-core --help'.`,
     );
   }
-  const prompt = command === 'chat' ? rest.join(' ').trim() : '';
-  if (command === 'chat' && prompt === '')
-    throw new UsageError('chat needs a prompt, e.g. agent-core chat "What is 15 * 3?"');
+  // `chat -` reads the prompt from stdin; `chat` alone does when stdin is not a terminal (see readPrompt).
+  const promptFromStdin = command === 'chat' && rest.length === 1 && rest[0] === '-';
+  const prompt = command === 'chat' && !promptFromStdin ? rest.join(' ').trim() : '';
   if (values.session === '')
     throw new UsageError("--session needs a session id, or 'new' to start a session.");
-  if (values.json === true && !['chat', 'approve', 'replay', 'worker'].includes(command))
-    throw new UsageError(
-      '--json prints events as JSON lines: use it with chat, run, approve or worker (or with replay, for its report), not the REPL.',
-    );
-  if (values.update === true && command !== 'replay')
-    throw new UsageError(
-      '--update re-records a stored session: use it with replay, e.g. agent-core replay SESSION --update',
-    );
+  const problem = optionProblem(command, first, Object.keys(values));
+  if (problem !== undefined) throw new UsageError(problem);
   // `replay --tools=recorded` answers every call from the stored session; any other --tools names packs.
   const recordedTools = command === 'replay' && values.tools === 'recorded';
   const chosen = [
@@ -186,15 +184,6 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     values['no-session'] === true,
   ].filter(Boolean);
   if (chosen.length > 1) throw new UsageError('Choose one of --session, --continue and --no-session.');
-  const studioOnly = (['port', 'host', 'open'] as const).filter((name) => values[name] !== undefined);
-  if (studioOnly.length > 0 && command !== 'studio')
-    throw new UsageError(`--${studioOnly[0]} is an option of agent-core studio.`);
-  if (command === 'studio' && values['no-session'] === true)
-    throw new UsageError('--no-session keeps sessions in one process: the studio shows the stored ones.');
-  if (values.queue === true && command !== 'chat')
-    throw new UsageError(
-      '--queue enqueues a prompt for the workers: use it with run or chat, e.g. agent-core run --queue "..."',
-    );
   if (values.queue === true && values['no-session'] === true)
     throw new UsageError(
       '--queue runs the prompt in a stored session that a worker loads; it cannot be used with --no-session.',
@@ -208,6 +197,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   return {
     command,
     prompt,
+    promptFromStdin,
     flags: flagsOf(recordedTools ? { ...values, tools: undefined } : values),
     yes: values.yes === true,
     noInput: values['no-input'] === true,

@@ -4,12 +4,13 @@ export const usage = `agent-core: chat with an agent that uses tools; sessions a
 Usage:
   agent-core [options]                      the REPL: a line typed during a run steers it; /help lists commands
   agent-core chat "<prompt>" [options]      answer one prompt, streaming the reply (also: agent-core run)
+  cat file | agent-core chat ["<prompt>"]   the prompt from stdin (or 'chat -'), the argument after it
   agent-core run "<prompt>" --no-input      headless: a call that needs approval pauses the run (exit code 3)
-  agent-core approvals                      every stored session waiting for a decision, with its calls
+  agent-core approvals [--json]             every stored session waiting for a decision, with its calls
   agent-core approve SESSION [CALL...]      allow the waiting calls (all, or those named) and finish the run;
                 [--deny [--reason TEXT]]    --deny refuses them instead
-  agent-core sessions list [--limit N|--all]  stored sessions, newest first: id, title, status, age, messages
-  agent-core sessions show ID               a session's history
+  agent-core sessions list [--limit N|--all] [--json]  stored sessions, newest first
+  agent-core sessions show ID [--json]      a session's history (any unique start of an id works)
   agent-core sessions rm ID                 delete a session
   agent-core sessions repair ID             cut a damaged session back to its last consistent point
   agent-core replay SESSION                 re-run a stored session's prompts offline on its recorded replies with
@@ -50,7 +51,8 @@ Options:
       --context-window <n>    tokens of context for a model whose window is unknown
       --no-compact            never compact the history sent to the model
       --no-skills             no Agent Skills (.agents/skills/, .claude/skills/, ~/.config/agent-core/skills/)
-      --json                  print every event as one JSON line (NDJSON), and nothing else on stdout
+      --json                  chat, run, approve: every event as one JSON line, after a line naming the
+                              session; replay: its report; approvals, sessions list, sessions show: one document
       --update                replay: send the prompts to the live model instead, into a new session
       --queue                 with run: enqueue the prompt for 'agent-core worker' (a postgres:// store)
       --no-wait               with run --queue and approve of a queued session: return once enqueued

@@ -2,6 +2,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Diff } from '@agentclientprotocol/sdk';
 import type { ToolCallBlock } from '@agent-core/core';
+import type { AcpClientAccess } from './serve-acp-options.js';
 import { inputPath } from './tool-call-view.js';
 
 /**
@@ -122,4 +123,20 @@ export function previewSized(read: ReadCurrentText): ReadCurrentText {
       throw new Error(`${path} is too large to preview`);
     return text;
   };
+}
+
+/**
+ * How the server reads a session's files for diffs: the editor's buffer when
+ * it declared `fs.readTextFile` (unsaved changes included), else the disk; a
+ * file the editor does not have is read from disk too.
+ */
+export function editorTextReader(access: AcpClientAccess): ReadCurrentText {
+  return previewSized(async (path) => {
+    if (access.capabilities.fs?.readTextFile === true) {
+      try {
+        return await access.readTextFile(path);
+      } catch {}
+    }
+    return readDiskText(path);
+  });
 }

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { isAbsolute } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import {
   type AgentContext,
   agent as agentApp,
   type ClientCapabilities,
   type McpServer,
-  ndJsonStream,
   PROTOCOL_VERSION,
   RequestError,
-  type Stream,
 } from '@agentclientprotocol/sdk';
 import { ConfigError, type Session, SessionManager, silentLogger } from '@agent-core/core';
 import {
@@ -20,10 +17,12 @@ import {
   offeredConfig,
   offeredPolicies,
 } from './config-options.js';
-import { readDiskText, previewSized } from './edit-diff.js';
+import { editorTextReader } from './edit-diff.js';
+import { advertised } from './slash-command.js';
+import { stdioStream } from './stdio-stream.js';
 import { userContentOf } from './prompt-content.js';
 import { ServedSession, type ServedSessionHost } from './served-session.js';
-import type { AcpCommand, ServeAcpOptions } from './serve-acp-options.js';
+import type { ServeAcpOptions } from './serve-acp-options.js';
 import { type AcpSessionConfig, readSessionRecord, recordedCwd } from './session-record.js';
 import { clientAccess } from './client-access.js';
 import { type Opening, providerOf, sessionAgentOptions } from './session-agent-options.js';
@@ -75,18 +74,7 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
       return provider.modelInfo?.(model)?.contextWindow;
     },
     commands: options.commands ?? [],
-    readText(sessionId: string) {
-      const access = clientAccess(sessionId, editor);
-      return previewSized(async (path) => {
-        // The editor's buffer first (unsaved changes included); a file it does not have is read from disk.
-        if (capabilities.fs?.readTextFile === true) {
-          try {
-            return await access.readTextFile(path);
-          } catch {}
-        }
-        return readDiskText(path);
-      });
-    },
+    readText: (sessionId: string) => editorTextReader(clientAccess(sessionId, editor)),
   };
 
   const editor = { capabilities: () => capabilities, client: () => host.client };
@@ -396,18 +384,4 @@ export function serveAcp(options: ServeAcpOptions): AcpServer {
       await closed;
     },
   };
-}
-
-/** A command as the editor is told of it: without the server's own `run`. */
-function advertised(command: AcpCommand): AcpCommand {
-  const { run: _run, ...shown } = command;
-  return shown;
-}
-
-/** Newline-delimited JSON over this process's stdin and stdout. */
-function stdioStream(): Stream {
-  return ndJsonStream(
-    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-    Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>,
-  );
 }

@@ -22,6 +22,8 @@ import type { ReadCurrentText } from './edit-diff.js';
 import type { AcpCommand } from './serve-acp-options.js';
 import { findCommand } from './slash-command.js';
 import { toRequestError } from './to-request-error.js';
+import { decide } from './approval-decision.js';
+import { titleOf } from './session-title.js';
 import type { PermissionAnswer } from './permission-options.js';
 import { replayHistory } from './replay-history.js';
 import type { AcpSessionConfig, AcpSessionRecord } from './session-record.js';
@@ -368,13 +370,9 @@ export class ServedSession {
   #titleFrom(content: (TextBlock | ImageBlock)[]): void {
     const metadata = this.session.metadata;
     if (typeof metadata.title === 'string' && metadata.title !== '') return;
-    const text = content
-      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-      .join(' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-    if (text === '') return;
-    metadata.title = text.length > 80 ? `${text.slice(0, 79)}…` : text;
+    const title = titleOf(content);
+    if (title === undefined) return;
+    metadata.title = title;
     this.#dirty = true;
   }
 
@@ -393,18 +391,4 @@ export class ServedSession {
     this.session.metadata.acp = this.record;
     await this.session.save();
   }
-}
-
-function decide(
-  approval: PendingApproval,
-  decision: ApprovalDecision['decision'],
-  reason?: string,
-): ApprovalDecision {
-  return {
-    toolCallId: approval.toolCallId,
-    inputHash: approval.inputHash,
-    decision,
-    ...(reason === undefined ? {} : { reason }),
-    ...(approval.agentPath.length > 0 ? { agentPath: approval.agentPath } : {}),
-  };
 }

@@ -35,3 +35,9 @@ export function findCommand(
   ];
   return { command, input: rest.join('\n').trim() };
 }
+
+/** A command as the editor is told of it: without the server's own `run`. */
+export function advertised(command: AcpCommand): AcpCommand {
+  const { run: _run, ...shown } = command;
+  return shown;
+}

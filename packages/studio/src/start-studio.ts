@@ -50,7 +50,12 @@ export async function startStudio(options: StudioOptions): Promise<StudioServer>
     store: options.store,
     index,
     costs: new SessionCosts(options.store),
-    runs: new StudioRuns(options.store, options.agentOptions, { redactor, logger, activity: feeds }),
+    runs: new StudioRuns(options.store, options.agentOptions, {
+      redactor,
+      logger,
+      activity: feeds,
+      ...(options.handOffDecisions === undefined ? {} : { handOff: options.handOffDecisions }),
+    }),
     feeds,
     access: new StudioAccess(options.token),
     redactor,

@@ -1,4 +1,5 @@
 import { ConfigError, type Logger, type SessionAgentFactory, type SessionStore } from '@agent-core/core';
+import type { HandOffDecisions } from './decision-hand-off.js';
 
 /** Options of `startStudio`. */
 export interface StudioOptions {
@@ -11,6 +12,13 @@ export interface StudioOptions {
    * decides nothing.
    */
   agentOptions?: SessionAgentFactory;
+  /**
+   * Lets the app take a decision over, e.g. to enqueue the resume for the
+   * workers that serve the session; when it resolves `undefined` the studio
+   * resumes the run itself (with `agentOptions`). Asked for every decision
+   * of calls that still wait.
+   */
+  handOffDecisions?: HandOffDecisions;
   /** The address to listen on. Default `127.0.0.1`: only this machine. */
   host?: string;
   /** The port. Default 0: a free one, in `studio.port`. */
@@ -44,6 +52,10 @@ export function checkStudioOptions(options: StudioOptions): void {
   if (given?.agentOptions !== undefined && typeof given.agentOptions !== 'function')
     throw new ConfigError(
       "startStudio's agentOptions must be a function that returns a session's agent options, as a SessionManager takes.",
+    );
+  if (given?.handOffDecisions !== undefined && typeof given.handOffDecisions !== 'function')
+    throw new ConfigError(
+      "startStudio's handOffDecisions must be a function (sessionId, decisions) that enqueues the resume and resolves { outcome: 'enqueued', operationId }, or undefined to let the studio resume the run.",
     );
   if (given?.port !== undefined && (!Number.isInteger(given.port) || given.port < 0 || given.port > 65_535))
     throw new ConfigError(

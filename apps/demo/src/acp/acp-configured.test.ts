@@ -2,6 +2,9 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requestNoteField } from '@agent-core/cassette';
+import { restoreSession } from '@agent-core/core';
+import { FileSessionStore } from '@agent-core/store-file';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import {
@@ -305,6 +308,17 @@ test('every configured model is in the picker by provider; picking the second se
   expect(other.requests).toHaveLength(2);
   expect(local.requests).toHaveLength(2);
   expect((other.requests[1] as ReceivedRequest).messages.filter((m) => m.role === 'user')).toHaveLength(4);
+  // Every reply, before and after the pick, notes the request it answered, so the session replays whole.
+  const { state: stored } = await restoreSession(
+    new FileSessionStore({ root: join(directory, 'data', 'sessions') }),
+    sessionId,
+  );
+  const notes = (stored?.messages ?? []).flatMap((message) =>
+    message.role === 'assistant'
+      ? [(message as unknown as Record<string, { model?: string }>)[requestNoteField]?.model]
+      : [],
+  );
+  expect(notes).toEqual(['small', 'small', 'large', 'large']);
 });
 
 test('the permission prompt of an overwrite carries the file as the editor has it and the new text; the result keeps both', async () => {

@@ -1,3 +1,4 @@
+import { noteRequests } from '@agent-core/cassette';
 import { existsSync, readFileSync } from 'node:fs';
 import { type AcpAuthOptions, type AcpModelChoice, type AcpSessionContext, serveAcp } from '@agent-core/acp';
 import { type Logger, type PolicyProfileName, policyProfileNames } from '@agent-core/core';
@@ -131,8 +132,11 @@ function pickerEntry(config: CliConfig, choice: ModelChoice): AcpModelChoice {
     group: choice.provider,
     model: choice.model,
     ...(choice.missing === undefined ? {} : { unavailable: choice.missing }),
+    // Noted as makeAgentOptions notes it, so the replies after a pick still replay as a cassette.
     provider: async () =>
-      (await resolveProvider(config, { provider: choice.provider, model: choice.model })).provider,
+      noteRequests(
+        (await resolveProvider(config, { provider: choice.provider, model: choice.model })).provider,
+      ),
   };
 }
 

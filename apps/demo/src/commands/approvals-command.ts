@@ -15,6 +15,7 @@ export async function approvalsCommand(
   out: OutputStream,
   style: Style,
   now = Date.now(),
+  json = false,
 ): Promise<number> {
   const waiting: SessionSummary[] = [];
   let cursor: string | undefined;
@@ -26,6 +27,7 @@ export async function approvalsCommand(
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   let shown = 0;
+  const documents: unknown[] = [];
   for (const summary of waiting) {
     let approvals: Awaited<ReturnType<typeof restoreSession>>['state']['pendingApprovals'];
     try {
@@ -35,10 +37,30 @@ export async function approvalsCommand(
     }
     if (approvals.length === 0) continue; // Decided since its summary was written.
     shown++;
+    if (json) {
+      documents.push({
+        id: summary.id,
+        title: summary.title,
+        updatedAt: summary.updatedAt,
+        approvals: approvals.map((approval) => ({
+          toolCallId: approval.toolCallId,
+          toolName: approval.toolName,
+          risk: approval.risk,
+          input: approval.input,
+          reason: approval.reason,
+          ...(approval.agentPath.length > 0 ? { agentPath: approval.agentPath } : {}),
+        })),
+      });
+      continue;
+    }
     out.write(
       `${style.bold(`session ${summary.id}`)}  ${summary.title || '(no prompt)'}  ${style.dim(`(${age(summary.updatedAt, now)})`)}\n`,
     );
     out.write(pendingLines(approvals, style));
+  }
+  if (json) {
+    out.write(`${JSON.stringify({ sessions: documents }, null, 2)}\n`);
+    return exitCodes.completed;
   }
   if (shown === 0) {
     out.write('No session is waiting for a decision.\n');

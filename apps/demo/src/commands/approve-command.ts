@@ -7,6 +7,7 @@ import {
   toolCallsOf,
 } from '@agent-core/core';
 import { exitCodes } from '../exit-codes.js';
+import { cliWords } from '../output/cli-words.js';
 import type { Conversation } from '../sessions/conversation.js';
 import { finishRun } from './chat-command.js';
 import type { RunIo } from './run-io.js';
@@ -45,7 +46,7 @@ export async function approveCommand(
         `agent-core: ${call.toolCallId} (${call.toolName}) was already decided: ${call.isError ? 'it was refused, skipped or failed' : 'it ran'} (${call.result.slice(0, 80)}). Nothing was run.\n`,
       );
     }
-    if (decided.length === 0) io.errors.write(`agent-core: ${error.message}\n`);
+    if (decided.length === 0) io.errors.write(`agent-core: ${cliWords(error.message)}\n`);
     return exitCodes.failed;
   }
   return finishRun(conversation, run, io);
@@ -72,23 +73,37 @@ export function decisionsFor(
   const decision = options.deny ? 'deny' : 'allow';
   const reason = options.reason === undefined ? {} : { reason: options.reason };
   const decisions: ApprovalDecision[] = [];
-  for (const id of options.calls.length === 0
+  for (const given of options.calls.length === 0
     ? pending.map((approval) => approval.toolCallId)
     : options.calls) {
-    const waiting = pending.find((approval) => approval.toolCallId === id);
-    if (waiting !== undefined) {
-      const path = waiting.agentPath.length > 0 ? { agentPath: waiting.agentPath } : {};
-      decisions.push({ toolCallId: id, inputHash: waiting.inputHash, decision, ...reason, ...path });
-      continue;
-    }
-    const call = findCall(conversation, id);
-    if (call === undefined) {
+    const matching = pending.filter((approval) => approval.toolCallId.startsWith(given));
+    const exact = pending.find((approval) => approval.toolCallId === given);
+    if (exact === undefined && matching.length > 1) {
       return {
-        problem: `session ${session.id} has no tool call '${id}'. Waiting calls: ${pending.map((approval) => approval.toolCallId).join(', ') || 'none'}.`,
+        problem: `'${given}' is the start of ${matching.length} waiting calls: ${matching.map((approval) => `${approval.toolCallId} (${approval.toolName})`).join(', ')}. Give more of the call's id.`,
         exitCode: exitCodes.usage,
       };
     }
-    decisions.push({ toolCallId: id, inputHash: inputHash(call.input), decision, ...reason });
+    const waiting = exact ?? matching[0];
+    if (waiting !== undefined) {
+      const path = waiting.agentPath.length > 0 ? { agentPath: waiting.agentPath } : {};
+      decisions.push({
+        toolCallId: waiting.toolCallId,
+        inputHash: waiting.inputHash,
+        decision,
+        ...reason,
+        ...path,
+      });
+      continue;
+    }
+    const call = findCall(conversation, given);
+    if (call === undefined) {
+      return {
+        problem: `session ${session.id} has no tool call '${given}'. Waiting calls: ${pending.map((approval) => approval.toolCallId).join(', ') || 'none'}.`,
+        exitCode: exitCodes.usage,
+      };
+    }
+    decisions.push({ toolCallId: call.id, inputHash: inputHash(call.input), decision, ...reason });
   }
   // A call whose tool this process lacks would only fail: say which options bring it, and run nothing.
   const tools = new Set(conversation.agent.tools.map((tool) => tool.name));
@@ -110,7 +125,9 @@ export function decisionsFor(
 function findCall(conversation: Conversation, id: string) {
   for (const message of conversation.session.messages) {
     if (!isModelMessage(message) || message.role !== 'assistant') continue;
-    const call = toolCallsOf(message).find((block) => block.id === id);
+    const call =
+      toolCallsOf(message).find((block) => block.id === id) ??
+      toolCallsOf(message).find((block) => block.id.startsWith(id));
     if (call !== undefined) return call;
   }
   return undefined;

@@ -1,5 +1,6 @@
 import type { AgentRun } from '@agent-core/core';
 import { exitCodes } from '../exit-codes.js';
+import { cliWords } from '../output/cli-words.js';
 import { noTextMessage } from '../output/render-events.js';
 import type { Conversation } from '../sessions/conversation.js';
 import { exitCodeOf, reportPause, summaryLine } from './run-outcome.js';
@@ -16,13 +17,14 @@ export async function finishRun(conversation: Conversation, run: AgentRun, io: R
   const result = await run.result();
   if (!io.json)
     io.errors.write(
-      `${io.errorStyle.dim(summaryLine(result, conversation.store.kind === 'file' ? conversation.session.id : undefined))}\n`,
+      `${io.errorStyle.dim(summaryLine(result, conversation.store.kind === 'memory' ? undefined : conversation.session.id))}\n`,
     );
   io.tracer?.print(io.errors);
   if (result.terminateReason === 'await_user')
     await reportPause(conversation.session, io.json ? io.errors : io.out, io.json ? io.errorStyle : io.style);
   if (result.error !== undefined && (result.error as { code?: string }).code === 'approval_claimed') {
-    io.errors.write(`agent-core: ${result.error.message}\n`);
+    // On a terminal or a pipe the renderer has shown the error; with --json, stdout holds only events.
+    if (io.json) io.errors.write(`agent-core: ${cliWords(result.error.message)}\n`);
     return exitCodes.failed;
   }
   // A command whose job is to print an answer did not get one: say so, and fail.

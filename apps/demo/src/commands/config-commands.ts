@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { configTemplate } from '../config/config-template.js';
-import { formatProblem } from '../config/config-file-error.js';
+import { type ConfigFileProblem, formatProblem } from '../config/config-file-error.js';
 import { describeSource } from '../config/config-layers.js';
-import type { CliConfig } from '../config/load-config.js';
+import { type CliConfig, loadConfig } from '../config/load-config.js';
 import { maskedValue, maskUrl } from '../config/mask-secrets.js';
 import { findProjectFiles } from '../config/project-files.js';
 import { readConfigFile } from '../config/read-config-file.js';
@@ -37,7 +37,11 @@ export function configInit(
 
 /**
  * `config validate`: reads the user file and the project file and prints
- * every problem as `file:line: message`; exit code 2 when there is one.
+ * every problem as `file:line: message`: keys and values each file must
+ * hold, then, with the files merged as every command merges them (the
+ * environment included), every name the CLI could not load (a provider, an
+ * alias's provider, an orchestrator, a tool pack, a policy profile). Exit
+ * code 2 when there is one.
  */
 export async function configValidate(
   env: Environment,
@@ -47,19 +51,33 @@ export async function configValidate(
 ): Promise<number> {
   const files = [userConfigFile(env), findProjectFiles(cwd).config].filter((path) => path !== undefined);
   let failed = false;
+  const valid: string[] = [];
   for (const path of files) {
     try {
       const file = await readConfigFile(path);
-      out.write(file === undefined ? `${path}: not found (nothing to check)\n` : `${path}: valid\n`);
+      if (file === undefined) out.write(`${path}: not found (nothing to check)\n`);
+      else valid.push(path);
     } catch (error) {
-      const problems = (error as { problems?: { path: string; line: number | undefined; message: string }[] })
-        .problems;
-      if (problems === undefined) throw error;
+      const problems = problemsOf(error);
       failed = true;
       for (const problem of problems) errors.write(`${formatProblem(problem)}\n`);
     }
   }
-  return failed ? exitCodes.usage : exitCodes.completed;
+  if (failed) return exitCodes.usage;
+  try {
+    await loadConfig({ env, cwd });
+  } catch (error) {
+    for (const problem of problemsOf(error)) errors.write(`${formatProblem(problem)}\n`);
+    return exitCodes.usage;
+  }
+  for (const path of valid) out.write(`${path}: valid\n`);
+  return exitCodes.completed;
+}
+
+function problemsOf(error: unknown): readonly ConfigFileProblem[] {
+  const problems = (error as { problems?: readonly ConfigFileProblem[] }).problems;
+  if (problems === undefined) throw error;
+  return problems;
 }
 
 /** `config show`: every value in effect, secrets masked, each with where it came from. */

@@ -15,6 +15,7 @@ import { sessionMetadata } from '../sessions/cli-session.js';
 import { latestInFolder } from '../sessions/conversation.js';
 import { openQueue } from '../sessions/open-queue.js';
 import type { OpenedStore } from '../sessions/open-store.js';
+import { servingOperation } from '../sessions/serving-operation.js';
 import type { OutputStream } from '../output/terminal-style.js';
 
 /** Where the queue commands write, and how a wait is cut short (Ctrl-C). */
@@ -73,15 +74,7 @@ export async function approveQueued(
   const sessionId = args.target as string;
   const queue = await openQueue(config, store, { create: false, logger });
   try {
-    let latest: RunOutcome | undefined;
-    try {
-      latest = await queue.latest(sessionId);
-    } catch (error) {
-      // No queue tables in this database: no worker pool was ever set up, so the session is not a queued one.
-      if (AgentError.isInstance(error) && error.code === 'invalid_config') return undefined;
-      throw error;
-    }
-    if (latest === undefined) return undefined;
+    if ((await servingOperation(queue, sessionId)) === undefined) return undefined;
     const decisions = await decisionsOf(store, sessionId, args, io);
     if (typeof decisions === 'number') return decisions;
     let resumed: RunOutcome;

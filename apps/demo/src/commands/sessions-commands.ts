@@ -1,6 +1,7 @@
 import type { SessionRepairReport } from '@agent-core/store-file';
 import {
   AgentError,
+  ConfigError,
   isModelMessage,
   messageText,
   restoreSession,
@@ -12,6 +13,7 @@ import { exitCodes } from '../exit-codes.js';
 import { preview } from '../output/render-events.js';
 import type { OutputStream, Style } from '../output/terminal-style.js';
 import type { OpenedStore } from '../sessions/open-store.js';
+import { findSession } from '../sessions/find-session.js';
 import { listPageSize } from '../sessions/list-page-size.js';
 
 /**
@@ -24,6 +26,7 @@ export async function listSessions(
   limit: number,
   out: OutputStream,
   now = Date.now(),
+  json = false,
 ): Promise<number> {
   const summaries: SessionSummary[] = [];
   let cursor: string | undefined;
@@ -35,6 +38,20 @@ export async function listSessions(
     summaries.push(...page.sessions);
     cursor = page.nextCursor;
   } while (cursor !== undefined && summaries.length < limit);
+  if (json) {
+    const sessions = summaries.map((summary) => ({
+      id: summary.id,
+      status: summary.status,
+      title: summary.title,
+      createdAt: summary.createdAt,
+      updatedAt: summary.updatedAt,
+      messageCount: summary.messageCount,
+      pendingApprovalCount: summary.pendingApprovalCount,
+      cwd: cwdOf(summary.metadata),
+    }));
+    out.write(`${JSON.stringify({ store: opened.label, sessions, more: cursor !== undefined }, null, 2)}\n`);
+    return exitCodes.completed;
+  }
   if (summaries.length === 0) {
     out.write(
       `No stored sessions in ${opened.label}. Every conversation is stored: start one with agent-core.\n`,
@@ -53,6 +70,13 @@ export async function listSessions(
   return exitCodes.completed;
 }
 
+/** The folder a session was started in: the CLI's `cwd`, or an editor session's. */
+function cwdOf(metadata: Record<string, unknown>): string | undefined {
+  if (typeof metadata.cwd === 'string') return metadata.cwd;
+  const acp = metadata.acp as { cwd?: unknown } | undefined;
+  return typeof acp?.cwd === 'string' ? acp.cwd : undefined;
+}
+
 /** `3 s ago`, `5 min ago`, `2 h ago`, `4 d ago`. */
 export function age(iso: string, now: number): string {
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
@@ -63,21 +87,48 @@ export function age(iso: string, now: number): string {
   return `${Math.floor(seconds / 86_400)} d ago`;
 }
 
+/** How `sessions show` prints: rendered for a person, or one JSON document. */
+export interface ShowOptions {
+  style: Style;
+  renderText: (text: string) => string;
+  json: boolean;
+}
+
 /**
  * `sessions show ID`: the stored history as a conversation, read only (the
  * log replayed, nothing repaired or written): prompts, answers, tool calls
- * and their results, and the calls that wait for approval.
+ * and their results, and the calls that wait for approval. The status is
+ * the one `sessions list` shows (a run whose process stopped is `interrupted`).
+ * With `--json`, one document: the session's fields and its messages as stored.
  */
 export async function showSession(
-  store: SessionStore,
-  id: string,
+  opened: OpenedStore,
+  given: string,
   out: OutputStream,
-  style: Style,
-  renderText: (text: string) => string,
+  options: ShowOptions,
 ): Promise<number> {
-  const { state } = await restoreSession(store, id);
+  const found = await findSession(opened, given);
+  const { state } = await restoreSession(opened.store, found.id).catch((error: unknown) => {
+    throw notStored(error, given, opened);
+  });
+  const status = found.summary?.status ?? state.status;
+  if (options.json) {
+    const document = {
+      id: state.id,
+      status,
+      createdAt: state.createdAt,
+      updatedAt: state.updatedAt,
+      cwd: cwdOf(state.metadata),
+      usage: state.usage,
+      messages: state.messages,
+      pendingApprovals: state.pendingApprovals,
+    };
+    out.write(`${JSON.stringify(document, null, 2)}\n`);
+    return exitCodes.completed;
+  }
+  const { style, renderText } = options;
   out.write(
-    `${style.bold(`session ${state.id}`)}  status ${state.status}, ${state.messages.length} messages, created ${state.createdAt}, updated ${state.updatedAt}\n`,
+    `${style.bold(`session ${state.id}`)}  status ${status}, ${state.messages.length} messages, created ${state.createdAt}, updated ${state.updatedAt}\n`,
   );
   if (typeof state.metadata.cwd === 'string') out.write(style.dim(`started in ${state.metadata.cwd}\n`));
   out.write('\n');
@@ -108,18 +159,40 @@ export async function showSession(
   }
   if (state.pendingApprovals.length > 0)
     out.write(`Decide with: agent-core approve ${state.id} [CALL...] [--deny]\n`);
+  if (status === 'interrupted')
+    out.write(
+      style.dim(
+        `Its last run stopped with its process: 'agent-core --session ${state.id}' then /resume continues it.\n`,
+      ),
+    );
   return exitCodes.completed;
 }
 
+/** A session id the store does not hold, as the error a person reads (exit code 2); any other error as it is. */
+function notStored(error: unknown, given: string, opened: OpenedStore): unknown {
+  if (!AgentError.isInstance(error) || error.code !== 'session_not_found') return error;
+  return new ConfigError(
+    `No session '${given}' is stored in ${opened.label}. 'agent-core sessions list' shows the stored sessions.`,
+    { cause: error },
+  );
+}
+
 /** `sessions rm ID`: deletes it; a session another live process runs is refused (`SessionBusyError`). */
-export async function removeSession(store: SessionStore, id: string, out: OutputStream): Promise<number> {
+export async function removeSession(opened: OpenedStore, given: string, out: OutputStream): Promise<number> {
+  const { id } = await findSession(opened, given);
   const manager = new SessionManager({
-    store,
+    store: opened.store,
     agentOptions: () => {
       throw new Error('sessions rm builds no agent');
     },
   });
-  await manager.remove(id);
+  const removed = await manager.remove(id).catch((error: unknown) => {
+    throw notStored(error, given, opened);
+  });
+  if (!removed)
+    throw new ConfigError(
+      `No session '${given}' is stored in ${opened.label}, so nothing was deleted. 'agent-core sessions list' shows the stored sessions.`,
+    );
   out.write(`Deleted session ${id}.\n`);
   return exitCodes.completed;
 }
@@ -131,15 +204,18 @@ type RepairingStore = SessionStore & { repair?: (id: string) => Promise<SessionR
  * point through the store's own `repair` (`FileSessionStore.repair`; a
  * backup of the files is kept), and says what was wrong, kept and dropped.
  */
-export async function repairSession(store: SessionStore, id: string, out: OutputStream): Promise<number> {
-  const repairing = store as RepairingStore;
+export async function repairSession(opened: OpenedStore, given: string, out: OutputStream): Promise<number> {
+  const repairing = opened.store as RepairingStore;
   if (typeof repairing.repair !== 'function') {
     throw new AgentError(
       'repair_unsupported',
       'This session store has no repair: only a folder of session files (the default store) can be cut back to a consistent point. A database store keeps its sessions consistent itself.',
     );
   }
-  const report = await repairing.repair(id);
+  const { id } = await findSession(opened, given);
+  const report = await repairing.repair(id).catch((error: unknown) => {
+    throw notStored(error, given, opened);
+  });
   for (const problem of report.problems) out.write(`- ${problem}\n`);
   if (!report.changed) {
     out.write(`Session ${report.sessionId} is consistent: nothing was changed.\n`);

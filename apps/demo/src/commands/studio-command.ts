@@ -8,6 +8,7 @@ import { exitCodes } from '../exit-codes.js';
 import { type MadeAgentOptions, makeAgentOptions } from '../make-agent/make-agent-options.js';
 import { cliSession } from '../sessions/cli-session.js';
 import type { OpenedStore } from '../sessions/open-store.js';
+import { studioHandOff } from './studio-hand-off.js';
 
 /** What `agent-core studio` takes from its command line. */
 export interface StudioCommandOptions {
@@ -24,7 +25,9 @@ export interface StudioCommandOptions {
  * timelines, the approvals inbox, prompts), until Ctrl-C. A call decided in
  * the page resumes in this process with the agent `makeAgentOptions` makes
  * for the session, as `approve` would, so it runs exactly once whoever
- * decides. Prints the address with its token; `--open` opens it.
+ * decides; for a session the workers serve, the decision enqueues the resume
+ * for them instead, as `approve` does. Prints the address with its token;
+ * `--open` opens it.
  */
 export async function studioCommand(
   config: CliConfig,
@@ -40,6 +43,7 @@ export async function studioCommand(
     warn,
   });
   const made = new Map<string, MadeAgentOptions>();
+  const handOff = studioHandOff(config, store, loggers.storeLogger);
   const studio = await startStudio({
     store: store.store,
     agentOptions: async ({ id, metadata }) => {
@@ -48,6 +52,7 @@ export async function studioCommand(
       made.set(id, agent);
       return agent.options;
     },
+    ...(handOff === undefined ? {} : { handOffDecisions: handOff.handOffDecisions }),
     port: options.port,
     ...(options.host === undefined ? {} : { host: options.host }),
     secrets: config.secrets,
@@ -71,6 +76,7 @@ export async function studioCommand(
     process.once('SIGTERM', resolve);
   });
   await studio.close();
+  await handOff?.close();
   await Promise.all([...made.values()].map((agent) => agent.close()));
   await settings.close();
   // Stopping is how a studio ends: not an interrupted run.

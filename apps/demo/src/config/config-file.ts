@@ -252,7 +252,7 @@ export function checkConfigFile(value: unknown): ConfigIssue[] {
 }
 
 /** The known word within two edits of `word`, to suggest for a typo. */
-function closest(word: string, known: readonly string[]): string | undefined {
+export function closest(word: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of known) {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { checkNames } from './check-names.js';
 import { type ConfigFile, checkConfigFile, type LogLevel, type PolicyEntry } from './config-file.js';
 import { ConfigFileError } from './config-file-error.js';
 import { type ConfigLayer, type ConfigSource, mergeLayers } from './config-layers.js';
@@ -99,6 +100,9 @@ export async function loadConfig(request: ConfigRequest): Promise<CliConfig> {
   layers.push(environmentLayer(env), flagLayer(request.flags ?? {}));
   const { values, sources } = mergeLayers(layers);
   applyBaseUrlFlag(values, sources, request.flags ?? {});
+  // A name nothing can load fails here, before any command runs, with where it was written.
+  const problems = checkNames(values as CliConfig['values'], sources);
+  if (problems.length > 0) throw new ConfigFileError(problems);
   const store = values.store ?? join(dataDirectory(env), 'sessions');
   if (values.store === undefined) {
     sources.set('store', {

@@ -1,7 +1,6 @@
 import { noteRequests } from '@agent-core/cassette';
 import {
   type BeforeRunHook,
-  modelSummarizer,
   preApproveSkillTools,
   type Provider,
   type SessionAgentOptions,
@@ -111,7 +110,8 @@ export async function makeAgentOptions(
     ? new SessionWindow({
         configuredTokens: configured,
         learned: settings.learnedBudgets,
-        summarize: modelSummarizer(provider.provider, provider.model),
+        provider: provider.provider,
+        model: provider.model,
       })
     : undefined;
   const options: SessionAgentOptions = {

@@ -1,4 +1,4 @@
-import { ContextWindow, type ContextWindowOptions, type Provider } from '@agent-core/core';
+import { ContextWindow, type ContextWindowOptions, modelSummarizer, type Provider } from '@agent-core/core';
 
 // The budget of a model whose window nobody knows: it never compacts for the budget, but it
 // honours a compaction asked for with /compact and compacts once when the server answers
@@ -9,28 +9,39 @@ const unboundedTokens = 1_000_000_000;
 export type LearnedBudgets = Map<string, number>;
 
 /** What a session's window is made with. */
-export interface SessionWindowOptions extends Omit<ContextWindowOptions, 'budgetTokens'> {
+export interface SessionWindowOptions extends Omit<ContextWindowOptions, 'budgetTokens' | 'summarize'> {
   /** Tokens of context for models whose provider does not know their window (`context_window`). */
   configuredTokens: number | undefined;
   /** Shared with the other sessions of the process: what one session's refusal taught, every session knows. */
   learned: LearnedBudgets;
+  /** The session's provider and model as it starts; a compaction's summary is written by the ones in use then. */
+  provider: Provider;
+  model: string;
 }
 
 /**
  * A session's context window: the provider's figure for the model when it
  * knows one, else the configured `context_window`, lowered by what a
  * provider taught any session of the process by refusing a request; it
- * follows the model as it is switched. `compactBeforeNextCall` is `/compact`:
- * the next model call compacts down to that many tokens, once.
+ * follows the model as it is switched, and the dropped part is summarised by
+ * the model in use. `compactBeforeNextCall` is `/compact`: the next model
+ * call compacts down to that many tokens, once.
  */
 export class SessionWindow extends ContextWindow {
   readonly #configured: number | undefined;
   readonly #learned: LearnedBudgets;
+  readonly #current: { provider: Provider; model: string };
   #once: number | undefined;
 
   constructor(options: SessionWindowOptions) {
-    const { configuredTokens, learned, ...rest } = options;
-    super(rest);
+    const { configuredTokens, learned, provider, model, ...rest } = options;
+    // The loop asks for the budget (below) with the provider and model of the call it is about to make.
+    const current = { provider, model };
+    super({
+      ...rest,
+      summarize: (messages, signal) => modelSummarizer(current.provider, current.model)(messages, signal),
+    });
+    this.#current = current;
     this.#configured = configuredTokens;
     this.#learned = learned;
   }
@@ -58,6 +69,8 @@ export class SessionWindow extends ContextWindow {
   }
 
   override budgetFor(provider: Provider, model: string, maxOutputTokens: number | undefined): number {
+    this.#current.provider = provider;
+    this.#current.model = model;
     let budget =
       provider.modelInfo?.(model) === undefined
         ? (this.#configured ?? unboundedTokens)

@@ -1,4 +1,5 @@
 import type { AgentEvent, AgentResult, ToolCallBlock } from '@agent-core/core';
+import { cliWords } from './cli-words.js';
 import type { MarkdownStream } from './markdown-stream.js';
 import { type OutputStream, type Style, styleFor } from './terminal-style.js';
 
@@ -164,7 +165,7 @@ export class EventRenderer {
         );
         break;
       case 'error':
-        this.line(style.red(`Error: ${event.error.message}`));
+        this.line(style.red(`Error: ${cliWords(event.error.message)}`));
         break;
       case 'agent_end':
         this.#running.clear();

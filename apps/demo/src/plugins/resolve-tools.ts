@@ -23,9 +23,19 @@ const toolPackages: Record<string, string> = {
   shell: '@agent-core/tools-shell',
 };
 
+/** Every orchestrator name the CLI can load. */
+export function orchestratorNames(): string[] {
+  return loadableNames([], orchestratorPackages, listOrchestrators());
+}
+
+/** Every tool pack name the CLI can load (MCP servers are configured apart). */
+export function toolPackNames(): string[] {
+  return loadableNames([], toolPackages, listToolPacks());
+}
+
 /** The orchestrator registered under `name`, importing its package first. */
 export async function resolveOrchestrator(name: string, where = '--orchestrator'): Promise<Orchestrator> {
-  checkKnown('orchestrator', where, name, loadableNames([], orchestratorPackages, listOrchestrators()));
+  checkKnown('orchestrator', where, name, orchestratorNames());
   if (!listOrchestrators().includes(name))
     await importPlugin(name, orchestratorPackages[name], 'orchestrator');
   return getOrchestrator(name);
@@ -50,7 +60,7 @@ export async function resolveTools(
   where = '--tools',
   packOptions: PackOptions = {},
 ): Promise<ToolSet> {
-  const known = loadableNames([], toolPackages, listToolPacks());
+  const known = toolPackNames();
   for (const pack of packs) {
     if (pack === 'mcp')
       throw new ConfigError(

@@ -3,6 +3,8 @@ import { dirname } from 'node:path';
 
 /** Lines kept across runs; older ones are dropped when the file is rewritten. */
 export const historySize = 1000;
+/** A line longer than this (a pasted document) is not kept: the up arrow is for lines a person typed. */
+export const maxHistoryLine = 4096;
 
 /**
  * The REPL's input history, kept in a file (oldest line first) under the XDG
@@ -22,7 +24,7 @@ export class InputHistory {
     try {
       const lines = readFileSync(this.path, 'utf8')
         .split('\n')
-        .filter((line) => line.trim() !== '');
+        .filter((line) => line.trim() !== '' && line.length <= maxHistoryLine);
       this.#count = lines.length;
       return lines.slice(-historySize).reverse();
     } catch {
@@ -32,7 +34,7 @@ export class InputHistory {
 
   /** Appends a line; past twice the size the file is cut back to the newest `historySize`. */
   add(line: string): void {
-    if (line.trim() === '' || line.includes('\n')) return;
+    if (line.trim() === '' || line.includes('\n') || line.length > maxHistoryLine) return;
     try {
       mkdirSync(dirname(this.path), { recursive: true });
       appendFileSync(this.path, `${line}\n`, { mode: 0o600 });

@@ -1,14 +1,16 @@
-import { type AgentRun, loadedSkillNames } from '@agent-core/core';
+import { noteRequests } from '@agent-core/cassette';
+import { type AgentRun, isModelMessage, loadedSkillNames } from '@agent-core/core';
 import { policyOf } from '../agent-settings.js';
 import { decisionsFor } from '../commands/approve-command.js';
 import type { RunIo } from '../commands/run-io.js';
 import { listSessions } from '../commands/sessions-commands.js';
 import { writeSkillList } from '../commands/skills-commands.js';
 import { requestCompaction } from '../make-agent/request-compaction.js';
-import { resolveProvider } from '../plugins/resolve-provider.js';
+import type { ResolvedProvider } from '../plugins/resolve-provider.js';
 import { resolveOrchestrator } from '../plugins/resolve-tools.js';
 import type { Conversation } from '../sessions/conversation.js';
 import { sessionUsageText } from '../sessions/session-usage.js';
+import { chooseModel, modelListing } from './switch-model.js';
 
 /** What a REPL command can reach. */
 export interface ReplContext {
@@ -47,7 +49,7 @@ const commands: Record<string, ReplCommand> = {
   '/model': {
     usage: '/model [NAME]',
     help: 'show or switch the model (an alias of the config works), keeping the conversation',
-    run: (context, name) => switchModel(context, undefined, name),
+    run: (context, name) => switchModel(context, undefined, name === '' ? undefined : name),
   },
   '/provider': {
     usage: '/provider [NAME [MODEL]]',
@@ -102,7 +104,11 @@ const commands: Record<string, ReplCommand> = {
     run: compact,
   },
   '/cost': { usage: '/cost', help: 'tokens and cost of this session so far', duringRun: true, run: cost },
-  '/resume': { usage: '/resume', help: 'continue a run a crash or Ctrl-C interrupted', run: resume },
+  '/resume': {
+    usage: '/resume',
+    help: 'continue a run a crash or Ctrl-C stopped before its answer',
+    run: resume,
+  },
   '/approve': {
     usage: '/approve [CALL...]',
     help: 'allow the calls waiting for approval and finish the run',
@@ -158,14 +164,20 @@ async function switchModel(
 ): Promise<void> {
   const { settings } = context.conversation;
   if (provider === undefined && model === undefined) {
-    context.say(`provider ${settings.provider.name}, model ${settings.provider.model}`);
+    context.io.out.write(`${modelListing(settings)}\n`);
     return;
   }
-  const resolved = await resolveProvider(settings.config, {
-    ...(provider === undefined ? { provider: settings.provider.name } : { provider }),
-    ...(model === undefined ? {} : { model }),
-  });
-  context.conversation.agent.setModel(resolved.model, resolved.provider);
+  let resolved: ResolvedProvider;
+  try {
+    resolved = await chooseModel(settings, provider, model);
+    // Noted as makeAgentOptions notes it, so the replies after a switch still replay as a cassette.
+    context.conversation.agent.setModel(resolved.model, noteRequests(resolved.provider));
+  } catch (error) {
+    context.say(
+      `${(error as Error).message} Still on ${settings.provider.name}, model ${settings.provider.model}.`,
+    );
+    return;
+  }
   settings.provider = resolved;
   context.say(`now on ${resolved.name}, model ${resolved.model}; the conversation goes on`);
 }
@@ -220,7 +232,7 @@ async function switchSession(context: ReplContext, id: string): Promise<void> {
   const { conversation } = context;
   if (id === '') {
     const stored =
-      conversation.store.kind === 'file' ? `stored in ${conversation.store.label}` : 'kept in memory only';
+      conversation.store.kind === 'memory' ? 'kept in memory only' : `stored in ${conversation.store.label}`;
     return context.say(
       `session ${conversation.session.id} (${conversation.session.messages.length} messages, ${stored})`,
     );
@@ -243,12 +255,24 @@ function cost(context: ReplContext): void {
 
 function resume(context: ReplContext): void {
   const { session } = context.conversation;
-  if (session.status !== 'interrupted') {
-    context.say('/resume continues an interrupted stored session; this one is not interrupted');
+  if (session.status === 'await_user') {
+    context.say('this session waits for approval: /approve or /deny decides the calls and goes on');
+    return;
+  }
+  // A run a crash stopped, or one Ctrl-C aborted before its answer: the history does not end with one.
+  const last = session.messages.filter(isModelMessage).at(-1);
+  const unfinished =
+    session.status === 'interrupted' ||
+    (last !== undefined &&
+      (last.role !== 'assistant' || last.stopReason === 'aborted' || last.stopReason === 'error'));
+  if (!unfinished) {
+    context.say(
+      '/resume continues a run a crash or Ctrl-C stopped before its answer; the last run of this session finished. Type a prompt to go on.',
+    );
     return;
   }
   context.start(context.conversation.resume());
-  context.say(`resuming the interrupted run of session ${session.id}`);
+  context.say(`resuming the unfinished run of session ${session.id}`);
 }
 
 function decide(context: ReplContext, calls: string, deny: boolean): void {

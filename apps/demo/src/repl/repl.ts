@@ -3,6 +3,7 @@ import type { AgentRun } from '@agent-core/core';
 import { reportPause, summaryLine } from '../commands/run-outcome.js';
 import type { RunIo } from '../commands/run-io.js';
 import { exitCodes } from '../exit-codes.js';
+import { cliWords } from '../output/cli-words.js';
 import type { Conversation } from '../sessions/conversation.js';
 import type { InputHistory } from './input-history.js';
 import { type ReplContext, runReplCommand } from './repl-commands.js';
@@ -44,12 +45,24 @@ export async function repl(options: ReplOptions): Promise<number> {
     terminal.repl = undefined;
   });
   let running: AgentRun | undefined;
+  // The current run has appended its prompt: a line typed now steers it, after the prompt.
+  let started = false;
+  // Lines typed while a run was starting or ending, in the order typed: they steer the run once
+  // it has started, and the first of them is the next prompt when it ended.
+  const held: string[] = [];
+  // The end of the current run, and of the runs it hands held lines to.
+  let tail: Promise<void> | undefined;
   let lastInterrupt = 0;
+  let interrupted = false;
   const say = (text: string) => io.out.write(`  ${io.style.dim(`(${text})`)}\n`);
   const ask = () => {
     if (closed) return;
     input.setPrompt(running === undefined ? io.style.bold(io.style.cyan('> ')) : '');
     input.prompt();
+  };
+  const steer = (text: string) => {
+    conversation.agent.steer(text);
+    say('steering the current run');
   };
   const context: ReplContext = {
     conversation,
@@ -60,12 +73,17 @@ export async function repl(options: ReplOptions): Promise<number> {
   };
   const start = (run: AgentRun) => {
     running = run;
-    void run.result().then(async (result) => {
-      running = undefined;
+    started = false;
+    const unsubscribe = conversation.agent.subscribe((event) => {
+      if (event.type !== 'turn_start' || started) return;
+      started = true;
+      for (const line of held.splice(0)) steer(line);
+    });
+    const finished = run.result().then(async (result) => {
+      unsubscribe();
+      started = false;
       try {
-        io.errors.write(
-          `${io.errorStyle.dim(summaryLine(result, conversation.store.kind === 'file' ? conversation.session.id : undefined))}\n`,
-        );
+        io.errors.write(`${io.errorStyle.dim(summaryLine(result, storedId(conversation)))}\n`);
         io.tracer?.print(io.errors);
         if (result.terminateReason === 'await_user') {
           await reportPause(conversation.session, io.out, io.style);
@@ -74,20 +92,31 @@ export async function repl(options: ReplOptions): Promise<number> {
       } catch (error) {
         say(`after the run: ${(error as Error).message}`);
       }
-      ask();
+      running = undefined;
+      const next = interrupted ? undefined : held.shift();
+      if (next !== undefined) start(conversation.prompt(next));
+      else ask();
     });
+    tail = finished;
+    void finished.then(() => {
+      if (tail === finished) tail = undefined;
+    });
+  };
+  const quit = () => {
+    interrupted = true;
+    // A run that does not stop at once is not waited for: what it wrote so far is stored.
+    if (running !== undefined) process.exit(exitCodes.interrupted);
+    input.close();
   };
   input.on('SIGINT', () => {
     const now = Date.now();
     const twice = now - lastInterrupt < 2000;
     lastInterrupt = now;
-    if (running !== undefined && !twice) {
+    if (twice) return quit();
+    if (running !== undefined) {
+      held.length = 0;
       running.abort('interrupted by Ctrl-C');
       say('aborted; Ctrl-C again to exit');
-      return;
-    }
-    if (twice) {
-      input.close();
       return;
     }
     input.write('', { ctrl: true, name: 'u' }); // clears a half-typed line
@@ -112,20 +141,23 @@ export async function repl(options: ReplOptions): Promise<number> {
       try {
         await runReplCommand(context, text);
       } catch (error) {
-        say(`${text.split(/\s/, 1)[0]} failed: ${(error as Error).message}`);
+        say(`${text.split(/\s/, 1)[0]} failed: ${cliWords((error as Error).message)}`);
       }
       if (running === undefined) ask();
       continue;
     }
-    if (running !== undefined) {
-      conversation.agent.steer(text);
-      say('steering the current run');
-      continue;
-    }
-    start(conversation.prompt(text));
+    if (running === undefined) start(conversation.prompt(text));
+    else if (started && conversation.agent.isRunning) steer(text);
+    else held.push(text);
   }
-  // On /exit or the end of input, let the current run finish; Ctrl+C twice is the way to abort it.
-  if (running !== undefined) await (running as AgentRun).result();
+  // On /exit or the end of input, the current run finishes, and the lines still held run in order;
+  // Ctrl-C twice is the way to stop at once.
+  while (tail !== undefined && !interrupted) await tail;
   input.close();
-  return exitCodes.completed;
+  return interrupted ? exitCodes.interrupted : exitCodes.completed;
+}
+
+/** The session's id, for a summary line, when the session is stored (not `--no-session`). */
+function storedId(conversation: Conversation): string | undefined {
+  return conversation.store.kind === 'memory' ? undefined : conversation.session.id;
 }

@@ -13,6 +13,7 @@ import type { AgentSettings } from '../agent-settings.js';
 import { type MadeAgentOptions, makeAgentOptions } from '../make-agent/make-agent-options.js';
 import { cliSession, sessionMetadata } from './cli-session.js';
 import type { OpenedStore } from './open-store.js';
+import { findSession } from './find-session.js';
 import { listPageSize } from './list-page-size.js';
 
 /** Which session a command talks to. */
@@ -142,14 +143,17 @@ async function openSession(
   choice: SessionChoice,
 ): Promise<Session> {
   const { store, notify, settings } = options;
-  const where = store.kind === 'file' ? ` (stored in ${store.label})` : '';
+  const where = store.kind === 'memory' ? '' : ` (stored in ${store.label})`;
   if (choice.kind === 'new') {
     const session = await manager.create({ metadata: sessionMetadata(settings) });
-    if (store.kind === 'file' && choice.announce === true)
+    if (store.kind !== 'memory' && choice.announce === true)
       notify(`agent-core: new session ${session.id}${where}; continue it with --session ${session.id}`);
     return session;
   }
-  const id = choice.kind === 'id' ? choice.id : await latestInFolder(manager, settings.config.cwd);
+  const id =
+    choice.kind === 'id'
+      ? (await findSession(store, choice.id, { summary: false })).id
+      : await latestInFolder(manager, settings.config.cwd);
   if (id === undefined) {
     throw new ConfigError(
       `No stored session was started in ${settings.config.cwd}, so --continue has nothing to continue. 'agent-core sessions list' shows the stored sessions.`,

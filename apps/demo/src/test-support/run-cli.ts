@@ -81,6 +81,8 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<Finish
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    // A CLI may stop reading its input (a prompt over the cap): what it did not read is no error here.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.stdin ?? '');
     options.started?.(child, { stdout: () => stdout, stderr: () => stderr });
   });

@@ -7,8 +7,9 @@ import { sessionHref } from './use-route.js';
 /**
  * One call waiting for a decision: its tool, risk, the policy's reason, its
  * input, and for a file edit the diff; Approve, or Deny with a reason. The
- * answer says what happened: resumed here, or already decided (and how) by
- * someone else, in which case nothing ran here.
+ * answer says what happened: resumed here, enqueued for a worker (the app
+ * took the decision over), or already decided (and how) by someone else, in
+ * which case nothing ran here.
  */
 export function ApprovalCard({
   approval,
@@ -132,6 +133,12 @@ export function DecisionOutcome({ answer }: { answer: DecisionAnswer }) {
       return (
         <p class="outcome ok" role="status">
           Decided. The run resumed in the studio; its progress shows on the session's page.
+        </p>
+      );
+    case 'enqueued':
+      return (
+        <p class={`outcome ${answer.alreadyEnqueued ? 'warn' : 'ok'}`} role="status">
+          {answer.message}
         </p>
       );
     case 'already_decided':

@@ -191,7 +191,7 @@ export function SessionPage({ id, onTitle }: { id: string; onTitle: (title: stri
       <PromptBox
         sessionId={view.id}
         disabledBecause={
-          !view.canDecide
+          !view.canPrompt
             ? 'This studio was started without an agent, so it cannot run a prompt.'
             : view.status === 'running'
               ? 'The session is running.'

@@ -167,8 +167,10 @@ export interface SessionView {
   approvals: ViewApproval[];
   /** Empty when everything could be read. */
   problems: ReadProblem[];
-  /** Whether this studio can decide calls and resume runs (it was given an agent factory). */
+  /** Whether this studio can decide calls (it was given an agent factory, or the app takes decisions over). */
   canDecide: boolean;
+  /** Whether this studio can run a prompt (it was given an agent factory). */
+  canPrompt: boolean;
 }
 
 /** A decision the page sends for one waiting call. */
@@ -189,6 +191,14 @@ export interface DecidedOutcome {
 /** The answer to a decision. */
 export type DecisionAnswer =
   | { outcome: 'resumed'; runId: string }
+  | {
+      outcome: 'enqueued';
+      /** The work that resumes the run in another process (a worker), as the app named it. */
+      operationId: string;
+      state?: string;
+      alreadyEnqueued: boolean;
+      message: string;
+    }
   | { outcome: 'already_decided'; decided: DecidedOutcome[]; message: string }
   | { outcome: 'claimed_elsewhere'; message: string }
   | { outcome: 'refused'; message: string; code?: string };

@@ -59,6 +59,7 @@ export function apiRoutes(app: Hono<Env>, studio: StudioContext): void {
         redactor: studio.redactor,
         marks: studio.runs.marks(id),
         canDecide: studio.runs.canDecide,
+        canPrompt: studio.runs.canPrompt,
         ...(listed === undefined || studio.runs.isRunning(id) ? {} : { listedStatus: listed }),
       });
       return context.json(view);
@@ -128,7 +129,10 @@ export function apiRoutes(app: Hono<Env>, studio: StudioContext): void {
         outcome: answer.outcome,
       });
       void studio.index.refresh();
-      return context.json(answer, answer.outcome === 'resumed' ? 200 : 409);
+      return context.json(
+        answer,
+        answer.outcome === 'resumed' ? 200 : answer.outcome === 'enqueued' ? 202 : 409,
+      );
     } catch (error) {
       return failure(context, error, studio);
     }

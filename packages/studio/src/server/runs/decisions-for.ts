@@ -1,29 +1,42 @@
 import {
   AgentError,
+  type AgentMessage,
   type ApprovalDecision,
   type DecidedCall,
   inputHash,
   isModelMessage,
-  type Session,
+  messageText,
+  type PendingApproval,
+  type ToolCallBlock,
   toolCallsOf,
 } from '@agent-core/core';
-import type { DecisionAnswer, DecisionInput } from '../../shared/studio-data.js';
+import type { DecidedOutcome, DecisionAnswer, DecisionInput } from '../../shared/studio-data.js';
 import { describeError } from '../view/describe-error.js';
 import type { Redactor } from '../view/redactor.js';
+
+/** What deciding needs of a session: its id, history and waiting calls, and the tools of the agent that would run them. */
+export interface DecidedSession {
+  id: string;
+  messages: readonly AgentMessage[];
+  pendingApprovals: readonly PendingApproval[];
+  /** The tools an approved call may need here; undefined when another process runs them (nothing to check). */
+  toolNames?: ReadonlySet<string>;
+}
 
 /**
  * The decisions for the calls named, bound to their input hashes: a waiting
  * call from the session's pending approvals; a call of the history that no
- * longer waits is passed on too, so core says what became of it. A call the
- * session never held, or an approved call whose tool this agent lacks, is a problem.
+ * longer waits is passed on too, so core (or `answeredCalls`) says what
+ * became of it. A call the session never held, or an approved call whose
+ * tool `toolNames` lacks, is a problem.
  */
 export function decisionsFor(
-  session: Session,
+  session: DecidedSession,
   inputs: readonly DecisionInput[],
 ): { decisions: ApprovalDecision[] } | { problem: string } {
   if (inputs.length === 0) return { problem: 'No decision was given.' };
-  const pending = session.agent.pendingApprovals;
-  const tools = new Set(session.agent.tools.map((tool) => tool.name));
+  const pending = session.pendingApprovals;
+  const tools = session.toolNames;
   const decisions: ApprovalDecision[] = [];
   for (const input of inputs) {
     const reason =
@@ -32,7 +45,12 @@ export function decisionsFor(
         : {};
     const waiting = pending.find((approval) => approval.toolCallId === input.toolCallId);
     if (waiting !== undefined) {
-      if (input.decision === 'allow' && waiting.agentPath.length === 0 && !tools.has(waiting.toolName))
+      if (
+        input.decision === 'allow' &&
+        tools !== undefined &&
+        waiting.agentPath.length === 0 &&
+        !tools.has(waiting.toolName)
+      )
         return {
           problem: `The call needs the tool '${waiting.toolName}', which this studio's agent does not have: start the studio with the same tools as the session's runs. Nothing was run.`,
         };
@@ -50,7 +68,7 @@ export function decisionsFor(
       );
       continue;
     }
-    const call = findCall(session, input.toolCallId);
+    const call = findCall(session.messages, input.toolCallId);
     if (call === undefined)
       return {
         problem: `Session ${session.id} has no tool call '${input.toolCallId}'. Waiting calls: ${pending.map((approval) => approval.toolCallId).join(', ') || 'none'}.`,
@@ -64,8 +82,42 @@ export function decisionsFor(
   return { decisions };
 }
 
-function findCall(session: Session, id: string) {
-  for (const message of session.messages) {
+/**
+ * Splits decisions into those for calls the history already answers (with
+ * what became of each, as core's resume reports it) and the rest, which
+ * still wait or are being applied elsewhere.
+ */
+export function answeredCalls(
+  messages: readonly AgentMessage[],
+  decisions: readonly ApprovalDecision[],
+  redactor: Redactor,
+): { open: ApprovalDecision[]; decided: DecidedOutcome[] } {
+  const results = new Map<string, { isError: boolean; text: string }>();
+  for (const message of messages)
+    if (isModelMessage(message) && message.role === 'toolResult')
+      results.set(message.toolCallId, { isError: message.isError, text: messageText(message) });
+  const open: ApprovalDecision[] = [];
+  const decided: DecidedOutcome[] = [];
+  for (const decision of decisions) {
+    const result = decision.agentPath === undefined ? results.get(decision.toolCallId) : undefined;
+    const call = result === undefined ? undefined : findCall(messages, decision.toolCallId);
+    if (result === undefined || call === undefined) {
+      open.push(decision);
+      continue;
+    }
+    const text = result.text.replace(/\s+/g, ' ').trim();
+    decided.push({
+      toolCallId: call.id,
+      toolName: call.name,
+      isError: result.isError,
+      result: redactor.text(text.length > 200 ? `${text.slice(0, 197)}...` : text),
+    });
+  }
+  return { open, decided };
+}
+
+function findCall(messages: readonly AgentMessage[], id: string): ToolCallBlock | undefined {
+  for (const message of messages) {
     if (!isModelMessage(message) || message.role !== 'assistant') continue;
     const call = toolCallsOf(message).find((block) => block.id === id);
     if (call !== undefined) return call;

@@ -8,10 +8,12 @@ import {
   SessionManager,
   type SessionStore,
 } from '@agent-core/core';
+import type { HandOffDecisions } from '../../decision-hand-off.js';
 import type { DecisionAnswer, DecisionInput, LiveMark, PromptAnswer } from '../../shared/studio-data.js';
 import { describeError } from '../view/describe-error.js';
 import type { Redactor } from '../view/redactor.js';
 import { decisionsFor, refusal } from './decisions-for.js';
+import { handOffDecision } from './hand-off-decision.js';
 
 /** How long a decision waits for a run of its session that the studio is running to end. */
 const runWaitMs = 10_000;
@@ -35,10 +37,14 @@ export interface RunActivity {
  * `SessionManager` of the app's agent factory. Every decision goes through
  * core's claim (`session.resume({ decisions })`), as `agent-core approve`
  * does, so a call is decided exactly once whoever decides it: a call already
- * decided answers what became of it, and a claim another process won runs nothing.
+ * decided answers what became of it, and a claim another process won runs
+ * nothing. The app's `handOffDecisions`, when given, is offered each decision
+ * first: what it takes over (an enqueued resume) is not run here.
  */
 export class StudioRuns {
   readonly #manager: SessionManager | undefined;
+  readonly #store: SessionStore;
+  readonly #handOff: HandOffDecisions | undefined;
   readonly #redactor: Redactor;
   readonly #logger: Logger;
   readonly #activity: RunActivity;
@@ -50,8 +56,10 @@ export class StudioRuns {
   constructor(
     store: SessionStore,
     agentOptions: SessionAgentFactory | undefined,
-    options: { redactor: Redactor; logger: Logger; activity: RunActivity },
+    options: { redactor: Redactor; logger: Logger; activity: RunActivity; handOff?: HandOffDecisions },
   ) {
+    this.#store = store;
+    this.#handOff = options.handOff;
     this.#manager =
       agentOptions === undefined
         ? undefined
@@ -61,8 +69,13 @@ export class StudioRuns {
     this.#activity = options.activity;
   }
 
-  /** Whether this studio can decide calls (it was given an agent factory). */
+  /** Whether this studio can decide calls (it was given an agent factory, or the app takes decisions over). */
   get canDecide(): boolean {
+    return this.#manager !== undefined || this.#handOff !== undefined;
+  }
+
+  /** Whether this studio can run a prompt (it was given an agent factory). */
+  get canPrompt(): boolean {
     return this.#manager !== undefined;
   }
 
@@ -105,8 +118,7 @@ export class StudioRuns {
   }
 
   async #decide(sessionId: string, inputs: readonly DecisionInput[]): Promise<DecisionAnswer> {
-    const manager = this.#manager;
-    if (manager === undefined)
+    if (!this.canDecide)
       return {
         outcome: 'refused',
         message:
@@ -120,10 +132,30 @@ export class StudioRuns {
         outcome: 'refused',
         message: `Session ${sessionId} is running in this studio; decide again once its run ends.`,
       };
+    if (this.#handOff !== undefined) {
+      const answer = await handOffDecision(this.#store, sessionId, inputs, this.#handOff, this.#redactor);
+      // Taken over (or answered without resuming): the worker's run reaches open pages through the store's log.
+      if (answer !== undefined) return answer;
+    }
+    const manager = this.#manager;
+    if (manager === undefined)
+      return {
+        outcome: 'refused',
+        message:
+          'The app did not take this decision over, and this studio has no agent to resume the run itself: decide with agent-core approve, or start the studio with an agent factory.',
+      };
     // Always from the store as it is now: another process may have decided or run it since.
     manager.close(sessionId);
     const session = await manager.get(sessionId);
-    const chosen = decisionsFor(session, inputs);
+    const chosen = decisionsFor(
+      {
+        id: session.id,
+        messages: session.messages,
+        pendingApprovals: session.agent.pendingApprovals,
+        toolNames: new Set(session.agent.tools.map((tool) => tool.name)),
+      },
+      inputs,
+    );
     if ('problem' in chosen) {
       manager.close(sessionId);
       return { outcome: 'refused', message: chosen.problem };

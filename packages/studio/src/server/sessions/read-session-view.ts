@@ -27,7 +27,13 @@ const fatalCodes = new Set(['session_not_found', 'invalid_session_id']);
 export async function readSessionView(
   store: SessionStore,
   id: string,
-  options: { redactor: Redactor; marks: readonly LiveMark[]; canDecide: boolean; listedStatus?: string },
+  options: {
+    redactor: Redactor;
+    marks: readonly LiveMark[];
+    canDecide: boolean;
+    canPrompt: boolean;
+    listedStatus?: string;
+  },
 ): Promise<SessionView> {
   const { redactor } = options;
   const problems: ReadProblem[] = [];
@@ -88,6 +94,7 @@ export async function readSessionView(
     ),
     problems,
     canDecide: options.canDecide,
+    canPrompt: options.canPrompt,
   };
 }
 
