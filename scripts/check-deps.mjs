@@ -27,7 +27,8 @@ function check(packageDirectory, allowed) {
   );
   for (const file of sourceFiles(join(packageDirectory, 'src'))) {
     const text = readFileSync(file, 'utf8');
-    // Tests may use the mock provider, the users' own testing tool, and the private test server, as dev dependencies.
+    // Tests may use the mock provider, the users' own testing tool, and the private test-support packages
+    // (`@agent-core/test-*`: a PostgreSQL server, the providers' wire formats), as dev dependencies.
     const isTest = /\.test\.ts$|test-support/.test(file);
     for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*)['"](@agent-core\/[^'"]+)['"]/g)) {
       const specifier = match[1];
@@ -35,7 +36,7 @@ function check(packageDirectory, allowed) {
       const where = relative(root, file);
       if (specifier.includes('/src/')) problems.push(`${where}: deep import '${specifier}'`);
       const testOnly =
-        isTest && (name === '@agent-core/provider-mock' || name === '@agent-core/test-postgres');
+        isTest && (name === '@agent-core/provider-mock' || name.startsWith('@agent-core/test-'));
       if (name !== manifest.name && !allowed(name) && !testOnly)
         problems.push(`${where}: may not import ${name}`);
       if (name !== manifest.name && !declared.has(name))

@@ -6,6 +6,7 @@ import { execSync } from 'node:child_process';
 
 const packages = [
   '@agent-core/e2e',
+  '@agent-core/orchestrator-agentic',
   '@agent-core/provider-anthropic',
   '@agent-core/provider-openai',
   '@agent-core/orchestrator-react',

@@ -5,6 +5,7 @@ import { agentic } from '@agent-core/orchestrator-agentic';
 import { react } from '@agent-core/orchestrator-react';
 import { z } from 'zod';
 import { scriptedProvider } from './frameworks/agent-core.js';
+import { bareFramework } from './frameworks/bare.js';
 import { scriptedReactProvider } from './frameworks/react-provider.js';
 import { median } from './measure.js';
 import { addResult, promptText, stepScenario, toolName } from './scenario.js';
@@ -12,7 +13,8 @@ import { addResult, promptText, stepScenario, toolName } from './scenario.js';
 // Two or more builds of core's dist, imported side by side in this one process and run in
 // alternating batches a few milliseconds long, so that a machine whose speed changes every
 // few seconds slows them alike. Prints each build's time per step against the first's:
-//   node --expose-gc dist/compare-builds.js <steps> <seconds> <dist dir> <dist dir>... [--deltas 50] [--iterate] [--react] [--parallel] [--policy] [--session]
+//   node --expose-gc dist/compare-builds.js <steps> <seconds> <dist dir> <dist dir>... [--deltas 50] [--iterate] [--react] [--parallel] [--policy] [--session] [--bare]
+// --bare runs the bare loop in the same alternation and prints each build's ratio to it too.
 // --policy asks for every call and an approver allows it; --session runs each prompt as a new
 // session of a SessionManager over a MemorySessionStore (both from the build measured).
 // Copy packages/core/dist aside before a change (cp -r packages/core/dist /tmp/before) and compare it with the new build.
@@ -34,10 +36,11 @@ const useReact = flag('--react');
 const parallel = flag('--parallel');
 const policy = flag('--policy');
 const session = flag('--session');
+const withBare = flag('--bare');
 const [steps, seconds, ...dirs] = args;
 if (steps === undefined || seconds === undefined || dirs.length < 2)
   throw new Error(
-    'usage: compare-builds.js <steps> <seconds> <dist dir> <dist dir>... [--deltas n] [--iterate] [--react] [--parallel] [--policy] [--session]',
+    'usage: compare-builds.js <steps> <seconds> <dist dir> <dist dir>... [--deltas n] [--iterate] [--react] [--parallel] [--policy] [--session] [--bare]',
   );
 
 const scenario = stepScenario(Number(steps), deltas, iterate);
@@ -77,6 +80,16 @@ for (const dir of dirs) {
   builds.push({ name: dir, run, samples: [] });
 }
 
+const bare = bareFramework();
+if (withBare)
+  builds.push({
+    name: 'bare loop',
+    run: async () => {
+      await bare.run(scenario);
+    },
+    samples: [],
+  });
+
 const batch = Math.max(1, Math.round((deltas > 0 ? 200 : 2000) / scenario.steps));
 for (let round = 0; round < 3; round++)
   for (const build of builds) for (let index = 0; index < batch * 5; index++) await build.run();
@@ -89,9 +102,14 @@ while (performance.now() < end) {
   }
 }
 const first = builds[0] as (typeof builds)[number];
+const bareBuild = withBare ? builds.at(-1) : undefined;
 for (const build of builds) {
   const ratios = build.samples.map((sample, index) => sample / (first.samples[index] as number));
+  const toBare =
+    bareBuild === undefined || build === bareBuild
+      ? ''
+      : `, ${median(build.samples.map((sample, index) => sample / (bareBuild.samples[index] as number))).toFixed(3)}× the bare loop`;
   process.stdout.write(
-    `${build.name}: ${median(build.samples).toFixed(2)} µs per step, ${median(ratios).toFixed(3)}× the first (median of ${ratios.length} paired batches)\n`,
+    `${build.name}: ${median(build.samples).toFixed(2)} µs per step, ${median(ratios).toFixed(3)}× the first${toBare} (median of ${ratios.length} paired batches)\n`,
   );
 }

@@ -22,7 +22,7 @@ import { measureAcpTransport } from './workloads/acp-transport.js';
 import { measureSkills } from './workloads/skills.js';
 
 // `pnpm bench`: runs every workload, prints the tables and writes them into README.md.
-// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 14, default all), --budget ms
+// Flags: --only id,id (contenders), --workloads 1,6 (workloads 1 to 15, default all), --budget ms
 // (per cell, default 1000), --passes n (passes of workloads 1 and 2 for agent-core and the bare
 // loop, default 3), --node path (the node binary the contenders run on, e.g. another release),
 // --save-as name (also keep the results as results/<name>.json, e.g. `before`), --skip-import, --skip-stream.
@@ -293,4 +293,12 @@ if (!partial && existsSync(readmePath)) {
 }
 // Workload 13, the studio (its own process, its own servers; it writes its section of README.md itself).
 if (runs('13')) process.stdout.write(await runNode([join(dist, 'studio.js')]));
+// Workload 15, what the contracts' enforcement costs per step (its own processes; it writes its section of README.md itself).
+if (runs('15') && only === undefined) {
+  try {
+    process.stdout.write(await runNode(['--expose-gc', join(dist, 'contract-cost.js')]));
+  } catch (error) {
+    process.stderr.write(`workload 15 failed: ${(error as Error).message}\n`);
+  }
+}
 process.stderr.write(`done in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);

@@ -1,8 +1,8 @@
 import { Agent, type AgentEvent, defineTool } from '@agent-core/core';
+import { checkValidHistory } from '@agent-core/core/testing';
 import { agentic } from '@agent-core/orchestrator-agentic';
 import { anthropic } from '@agent-core/provider-anthropic';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectValidHistory } from './test-support/history.js';
 import {
   anthropicReply,
   type ScriptedSseServer,
@@ -91,7 +91,7 @@ describe('a tool call cut by the output limit, through provider-anthropic', () =
     expect(result.toolCalls).toHaveLength(1);
     expect(result.toolCalls[0]).toMatchObject({ id: 'toolu_cut', name: 'write_file', isError: true });
     expect(String(result.toolCalls[0]?.result)).toContain('output token limit');
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
 
     // One request per turn: the cut reply was not sent again; the second turn carries the error result.
     expect(server.requests).toHaveLength(2);

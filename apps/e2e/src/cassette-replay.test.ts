@@ -1,3 +1,5 @@
+import { checkValidHistory } from '@agent-core/core/testing';
+import { calculator } from '@agent-core/test-support';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,8 +9,6 @@ import { agentic } from '@agent-core/orchestrator-agentic';
 import { anthropic } from '@agent-core/provider-anthropic';
 import { openai } from '@agent-core/provider-openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { calculator } from './test-support/calculator.js';
-import { expectValidHistory } from './test-support/history.js';
 import {
   anthropicReply,
   chatReply,
@@ -108,7 +108,7 @@ describe.each(dialects)('a cassette of $name', (dialect) => {
     expect(server.requests).toHaveLength(2);
     expect(stable(replayed.events)).toEqual(stable(recorded.events));
     expect(stable(replayed.result)).toEqual(stable(recorded.result) as AgentResult);
-    expectValidHistory(replayed.result.messages);
+    checkValidHistory(replayed.result.messages);
     expect(player.unusedEntries()).toEqual([]);
   });
 
@@ -131,6 +131,6 @@ describe.each(dialects)('a cassette of $name', (dialect) => {
     expect(result.error?.message).toContain(
       '  system:\n    before: "You are a calculator."\n    after:  "You are a careful calculator."',
     );
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
   });
 });

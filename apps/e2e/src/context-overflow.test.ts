@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { checkValidHistory } from '@agent-core/core/testing';
 import {
   Agent,
   type AgentEvent,
@@ -12,7 +13,6 @@ import { agentic } from '@agent-core/orchestrator-agentic';
 import { anthropic } from '@agent-core/provider-anthropic';
 import { openai } from '@agent-core/provider-openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectValidHistory } from './test-support/history.js';
 import {
   anthropicReply,
   chatReply,
@@ -119,7 +119,7 @@ describe.each(backends)('context overflow through $name', (backend) => {
     // The history keeps everything, and where it was compacted.
     expect(result.messages.filter(isCompactionMessage)).toHaveLength(1);
     expect(result.messages.filter((message) => message.role === 'user')).toHaveLength(4);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
     expect(messageText(result.messages.at(-1) as never)).toBe('Fits now.');
   });
 
@@ -136,7 +136,7 @@ describe.each(backends)('context overflow through $name', (backend) => {
     );
     expect(server.requests).toHaveLength(2);
     expect(events.filter((event) => event.type === 'compaction')).toHaveLength(1);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
   });
 });
 

@@ -8,7 +8,7 @@ import { FileSessionStore } from '@agent-core/store-file';
 import { PostgresSessionStore } from '@agent-core/store-postgres';
 import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { report, soak } from './test-support/soak.js';
+import { report, soak } from '@agent-core/test-support';
 
 // Processes killed with SIGKILL at random moments of runs with tools and approvals, on each store:
 // every session loads, every finished tool ran exactly once (counted in a file outside the

@@ -1,10 +1,10 @@
 import { Agent } from '@agent-core/core';
+import { checkValidHistory } from '@agent-core/core/testing';
+import { calculator } from '@agent-core/test-support';
 import { agentic } from '@agent-core/orchestrator-agentic';
 import { anthropic } from '@agent-core/provider-anthropic';
 import { openai } from '@agent-core/provider-openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { calculator } from './test-support/calculator.js';
-import { expectValidHistory } from './test-support/history.js';
 import {
   anthropicReply,
   chatReply,
@@ -68,7 +68,7 @@ describe('cross-provider continuation', () => {
     });
     const after = await second.prompt('And plus 5?').result();
     expect(after.terminateReason).toBe('completed');
-    expectValidHistory(after.messages);
+    checkValidHistory(after.messages);
 
     const sent = gpt.requests[0]?.messages as {
       role: string;
@@ -118,7 +118,7 @@ describe('cross-provider continuation', () => {
     });
     const after = await second.prompt('Half of that?').result();
     expect(after.terminateReason).toBe('completed');
-    expectValidHistory(after.messages);
+    checkValidHistory(after.messages);
 
     const sent = claude.requests[0]?.messages as {
       role: string;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { report, soak } from './test-support/soak.js';
+import { report, soak } from '@agent-core/test-support';
 
 // Many sessions at once in one process, through one SessionManager, each with a tool call: no
 // cross-talk, no unhandled rejection, no descriptor or child process left, and the heap back to its

@@ -1,9 +1,9 @@
 import { Agent, isCompactionMessage, messageText, modelSummarizer } from '@agent-core/core';
+import { checkValidHistory } from '@agent-core/core/testing';
+import { calculator } from '@agent-core/test-support';
 import { agentic } from '@agent-core/orchestrator-agentic';
 import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
-import { calculator } from './test-support/calculator.js';
-import { expectValidHistory } from './test-support/history.js';
 
 describe('modelSummarizer with provider-mock', () => {
   it('the summary request offers no tools, and the agent sends the summary in place of what it dropped', async () => {
@@ -46,6 +46,6 @@ describe('modelSummarizer with provider-mock', () => {
     expect(result.messages.filter(isCompactionMessage)).toMatchObject([
       { summarized: true, droppedMessages: 2 },
     ]);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
   });
 });

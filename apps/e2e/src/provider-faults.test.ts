@@ -19,7 +19,7 @@ import {
   sampledFaultCases,
 } from './test-support/fault-matrix.js';
 import { startFaultServer } from './test-support/fault-server.js';
-import { soak } from './test-support/soak.js';
+import { soak } from '@agent-core/test-support';
 import { type FaultKind, wireDialects } from './test-support/wire-dialects.js';
 
 // Faults at every point of a streamed reply, through the real SDKs against a local server that

@@ -1,9 +1,9 @@
 import { Agent, type AgentEvent } from '@agent-core/core';
+import { checkValidHistory } from '@agent-core/core/testing';
+import { calculator } from '@agent-core/test-support';
 import { react } from '@agent-core/orchestrator-react';
 import { openai } from '@agent-core/provider-openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calculator } from './test-support/calculator.js';
-import { expectValidHistory } from './test-support/history.js';
 import { type ReactChatServer, startReactChatServer } from './test-support/react-chat-server.js';
 
 // ReAct through the real OpenAI SDK against a local Chat Completions server whose model has no
@@ -40,7 +40,7 @@ describe('react over provider-openai (Chat Completions SSE, no native tools)', (
       ['calculator', { expression: '45+10' }, '55', false],
     ]);
     expect(result.usage.input).toBe(150);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
 
     const requests = server.requests.slice(first);
     expect(requests).toHaveLength(3);

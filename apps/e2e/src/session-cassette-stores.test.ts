@@ -1,3 +1,4 @@
+import { calculator } from '@agent-core/test-support';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,6 @@ import { FileSessionStore } from '@agent-core/store-file';
 import { PostgresSessionStore } from '@agent-core/store-postgres';
 import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { calculator } from './test-support/calculator.js';
 
 // A stored session read as a cassette through the SessionStore contract alone, on the file store and
 // on PostgreSQL: replayed as it was, and read up to where its log is damaged.

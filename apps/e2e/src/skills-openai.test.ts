@@ -1,3 +1,4 @@
+import { checkValidHistory } from '@agent-core/core/testing';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,6 @@ import { discoverSkills, formatSkillProblem } from '@agent-core/skills';
 import { FileSessionStore } from '@agent-core/store-file';
 import { shellTool } from '@agent-core/tools-shell';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { expectValidHistory } from './test-support/history.js';
 import {
   chatReply,
   type ScriptedSseServer,
@@ -144,7 +144,7 @@ it('an OpenAI-compatible model sees names up front, loads a body and a file on r
 
   expect(result.terminateReason).toBe('completed');
   expect(result.text).toBe('Released.');
-  expectValidHistory(result.messages);
+  checkValidHistory(result.messages);
   const requests = server.requests as {
     messages: { role: string; content: unknown }[];
     tools: { function: { name: string } }[];

@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { checkValidHistory } from '@agent-core/core/testing';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from '@agent-core/core';
@@ -7,7 +8,6 @@ import { mock } from '@agent-core/provider-mock';
 import { fsTools } from '@agent-core/tools-fs';
 import { shellTool } from '@agent-core/tools-shell';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { expectValidHistory } from './test-support/history.js';
 
 let workspace: string;
 beforeEach(async () => {
@@ -50,7 +50,7 @@ it('an agent reads a file, edits it and runs a shell command in a temporary work
   expect(String(shell?.result)).toMatch(/exit code 0[\s\S]*Hello, agents![\s\S]*1/);
   expect(outside).toMatchObject({ name: 'read_file', isError: true });
   expect(String(outside?.result)).toMatch(/outside/i);
-  expectValidHistory(result.messages);
+  checkValidHistory(result.messages);
   // What the tools returned is what the model was sent.
   expect(JSON.stringify(provider.requests[3]?.messages.at(-1))).toContain('Hello, agents!');
 });

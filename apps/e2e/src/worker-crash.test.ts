@@ -1,3 +1,4 @@
+import { report, soak } from '@agent-core/test-support';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,6 @@ import { migrate, PostgresSessionStore } from '@agent-core/store-postgres';
 import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import { migrateWorkers, RunQueue } from '@agent-core/workers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { report, soak } from './test-support/soak.js';
 
 // Worker processes of @agent-core/workers on one PostgreSQL server, killed with SIGKILL at random
 // moments while they run queued runs on the mock model: no run is lost, no tool call runs twice

@@ -55,6 +55,10 @@ export {
   providerErrorKindForStatus,
 } from './provider/provider-error.js';
 export type { ProviderErrorKind, ProviderErrorOptions } from './provider/provider-error.js';
+export { providerErrorFromStatus } from './provider/provider-error-from-status.js';
+export type { HttpFailureOptions } from './provider/provider-error-from-status.js';
+export { toolInputFromJson } from './provider/tool-input-from-json.js';
+export type { ToolInputParse } from './provider/tool-input-from-json.js';
 
 export type {
   AnyTool,
@@ -79,10 +83,13 @@ export type {
   ModelCallResult,
   Orchestrator,
   OrchestratorContext,
+  OrchestratorTool,
   RunEnd,
   RunSettings,
   ToolExecution,
 } from './orchestrator/orchestrator.js';
+export { ContractError } from './orchestrator/contract-error.js';
+export type { ContractRule } from './orchestrator/contract-error.js';
 
 export {
   getDefaultOrchestratorName,

@@ -1,10 +1,10 @@
 import { Agent, type AgentEvent, defineTool, type ToolResultMessage } from '@agent-core/core';
+import { checkValidHistory, collectEvents } from '@agent-core/core/testing';
+import { calculator, eventTypes } from '@agent-core/test-support';
 import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentic } from './index.js';
-import { calculator } from './test-support/calculator.js';
-import { collect, expectValidHistory, typesOf } from './test-support/history.js';
 
 function calculatorTurns() {
   return [
@@ -23,10 +23,10 @@ describe('agentic: the seed example', () => {
     const provider = mock({ turns: calculatorTurns(), chunkSize: 6 });
     const agent = new Agent({ provider, model: 'mock', tools: [calculator], orchestrator: agentic() });
     const run = agent.prompt('Calculate 15*3 and 10+5');
-    const events = await collect(run);
+    const events = await collectEvents(run);
     const result = await run.result();
 
-    const types = typesOf(events).filter((type) => type !== 'usage');
+    const types = eventTypes(events).filter((type) => type !== 'usage');
     expect(types).toEqual([
       'agent_start',
       'turn_start',
@@ -67,7 +67,7 @@ describe('agentic: the seed example', () => {
       ['calculator', '10+5', '15', false],
     ]);
     expect(result.usage.input).toBe(20);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
     expect(result.messages.map((message) => message.role)).toEqual([
       'user',
       'assistant',
@@ -137,8 +137,10 @@ describe('agentic: steering and follow-up', () => {
       event.type === 'tool_skipped' ? [event.toolCall.input.expression] : [],
     );
     expect(skipped).toEqual(['2+2', '3+3']);
-    expect(typesOf(events).indexOf('steering')).toBeGreaterThan(typesOf(events).lastIndexOf('tool_skipped'));
-    expectValidHistory(result.messages);
+    expect(eventTypes(events).indexOf('steering')).toBeGreaterThan(
+      eventTypes(events).lastIndexOf('tool_skipped'),
+    );
+    checkValidHistory(result.messages);
     const roles = result.messages.map((message) => message.role);
     expect(roles).toEqual([
       'user',
@@ -168,13 +170,9 @@ describe('agentic: steering and follow-up', () => {
     const result = await run.result();
     expect(result.turns).toBe(2);
     expect(result.text).toBe('second answer');
-    expect(typesOf(events).filter((type) => ['turn_end', 'follow_up', 'turn_start'].includes(type))).toEqual([
-      'turn_start',
-      'turn_end',
-      'follow_up',
-      'turn_start',
-      'turn_end',
-    ]);
+    expect(
+      eventTypes(events).filter((type) => ['turn_end', 'follow_up', 'turn_start'].includes(type)),
+    ).toEqual(['turn_start', 'turn_end', 'follow_up', 'turn_start', 'turn_end']);
     expect(provider.requests[1]?.messages.at(-1)).toEqual({ role: 'user', content: 'and another thing' });
   });
 
@@ -262,7 +260,7 @@ describe('agentic: tool errors come back as results and the loop goes on', () =>
     expect(result.toolCalls).toHaveLength(1);
     expect(result.toolCalls[0]?.isError).toBe(true);
     expect(result.toolCalls[0]?.result).toMatch(message);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
     const sent = provider.requests[1]?.messages.at(-1) as ToolResultMessage;
     expect(sent.isError).toBe(true);
   });
@@ -291,7 +289,7 @@ describe('agentic: tool errors come back as results and the loop goes on', () =>
     const result = await agent.prompt('go').result();
     expect(ran).toBe(1);
     expect(result.toolCalls[1]?.result).toMatch(/cut off by the output token limit \(max_tokens\)/);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
   });
 
   it('lets a beforeToolCall hook block a call', async () => {
@@ -344,7 +342,7 @@ describe('agentic: steering while the model answers', () => {
         }
       });
       const run = agent.prompt('add things');
-      const events = await collect(run);
+      const events = await collectEvents(run);
       const result = await run.result();
       expect(events.some((event) => event.type === 'tool_call_start')).toBe(false);
       expect(events.filter((event) => event.type === 'tool_skipped')).toHaveLength(2);
@@ -354,7 +352,7 @@ describe('agentic: steering while the model answers', () => {
         content: 'never mind, do not add anything',
       });
       expect(result.text).toBe('Understood, I will not add.');
-      expectValidHistory(result.messages);
+      checkValidHistory(result.messages);
     },
   );
 });

@@ -1,9 +1,9 @@
 import { Agent, defineTool } from '@agent-core/core';
+import { checkValidHistory } from '@agent-core/core/testing';
 import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentic } from './index.js';
-import { expectValidHistory } from './test-support/history.js';
 
 function gatedTool() {
   let inFlight = 0;
@@ -57,7 +57,7 @@ describe('parallel tool execution', () => {
       'job 2 done',
       'job 3 done',
     ]);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
     expect(result.text).toBe('all done');
   });
 
@@ -78,7 +78,7 @@ describe('parallel tool execution', () => {
     const result = await agent.prompt('go').result();
     expect(stats().maxInFlight).toBe(2);
     expect(result.toolCalls.map((call) => call.input.n)).toEqual([0, 1, 2, 3, 4]);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
   });
 
   it('an abort mid-way still answers every call, in order', async () => {
@@ -95,7 +95,7 @@ describe('parallel tool execution', () => {
     });
     const result = await agent.prompt('go').result();
     expect(result.terminateReason).toBe('aborted');
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
     expect(result.toolCalls.every((call) => call.isError)).toBe(true);
   });
 

@@ -1,3 +1,4 @@
+import { propertySettings, soak } from '@agent-core/test-support';
 import { Agent, type AgentEvent } from '@agent-core/core';
 import { mock } from '@agent-core/provider-mock';
 import fc from 'fast-check';
@@ -11,17 +12,10 @@ import { planExecute } from './plan-execute.js';
 // wrapped (bare, as an array, fenced, with prose around it); and a plan streamed in chunks of any
 // size gives the run the same plan. `pnpm test:soak` runs many more cases.
 
-const soak = process.env.AGENT_CORE_SOAK === '1';
-// The soak run's many cases take minutes, not the default run's seconds.
+// The soak run's many cases take minutes, not the default run's seconds. A failure prints its seed
+// and path: AGENT_CORE_SEED and AGENT_CORE_PATH replay it.
 if (soak) vi.setConfig({ testTimeout: 60 * 60_000 });
-// A failure prints its seed and path: AGENT_CORE_SEED and AGENT_CORE_PATH replay it.
-const seed = Number(process.env.AGENT_CORE_SEED);
-const path = process.env.AGENT_CORE_PATH;
-const settings = (short: number, long: number) => ({
-  numRuns: soak ? long : short,
-  ...(Number.isInteger(seed) ? { seed } : {}),
-  ...(path === undefined || path === '' ? {} : { path }),
-});
+const settings = propertySettings;
 
 const word = fc.constantFrom(
   'read',

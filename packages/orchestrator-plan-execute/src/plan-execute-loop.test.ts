@@ -1,10 +1,9 @@
-import { Agent, type AgentEvent, defineTool } from '@agent-core/core';
+import { Agent, type AgentEvent } from '@agent-core/core';
+import { checkValidHistory } from '@agent-core/core/testing';
+import { calculator } from '@agent-core/test-support';
 import { type MockTurn, mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { isPlanExecuteEvent, isPlanExecuteEventOf, planExecute } from './index.js';
-import { calculator } from './test-support/calculator.js';
-import { expectValidHistory } from './test-support/history.js';
 
 function plan(...titles: string[]): MockTurn {
   return { text: JSON.stringify({ steps: titles.map((title) => ({ title, instruction: `Do: ${title}` })) }) };
@@ -38,56 +37,8 @@ function scriptedAgent() {
   return { agent, provider };
 }
 
-describe('plan-execute: abort', () => {
-  it('at every event position settles aborted with a valid history', async () => {
-    const reference: AgentEvent[] = [];
-    const probe = scriptedAgent();
-    probe.agent.subscribe((event) => reference.push(event));
-    expect((await probe.agent.prompt('compute').result()).terminateReason).toBe('completed');
-    for (let position = 0; position < reference.length - 1; position++) {
-      const { agent, provider } = scriptedAgent();
-      let seen = 0;
-      agent.subscribe(() => {
-        if (seen++ === position) agent.abort();
-      });
-      const result = await agent.prompt('compute').result();
-      const where = `abort at ${position} (${reference[position]?.type})`;
-      expect(result.terminateReason, where).toBe('aborted');
-      expectValidHistory(result.messages);
-      const calls = provider.calls;
-      const next = await agent.prompt('once more').result();
-      expect(next.terminateReason, where).toBe('completed');
-      expect(provider.calls, where).toBe(calls + 3);
-      expectValidHistory(provider.requests.at(-1)?.messages ?? []);
-    }
-  });
-
-  it('an already-aborted signal ends the run before any model call', async () => {
-    const { agent, provider } = scriptedAgent();
-    const result = await agent.prompt('go', { signal: AbortSignal.abort() }).result();
-    expect(result.terminateReason).toBe('aborted');
-    expect(provider.calls).toBe(0);
-  });
-
-  it('ends promptly when a tool ignores its signal', async () => {
-    const stuck = defineTool({
-      name: 'stuck',
-      description: 'never returns',
-      parameters: z.object({}),
-      execute: () => new Promise<string>(() => {}),
-    });
-    const provider = mock({ turns: [plan('wait'), { toolCalls: [{ name: 'stuck' }, { name: 'stuck' }] }] });
-    const agent = new Agent({ provider, model: 'm', tools: [stuck], orchestrator: planExecute() });
-    agent.subscribe((event) => {
-      if (event.type === 'tool_call_start') setImmediate(() => agent.abort());
-    });
-    const result = await agent.prompt('go').result();
-    expect(result.terminateReason).toBe('aborted');
-    expect(provider.calls).toBe(2);
-    expectValidHistory(result.messages);
-  });
-});
-
+// An abort at every event, a tool that ignores its signal and a model that hangs past the timeout
+// are the conformance kit's (conformance.test.ts).
 describe('plan-execute: limits', () => {
   it('maxTurns counts every model call: planning, steps and the summary', async () => {
     const { agent, provider } = scriptedAgent();
@@ -97,30 +48,7 @@ describe('plan-execute: limits', () => {
     expect(result.turns).toBe(3);
     expect(provider.calls).toBe(3);
     expect(result.text).toMatch(/limit of 3 turns/);
-    expectValidHistory(result.messages);
-  });
-
-  it('maxTokens ends the run once the budget is spent', async () => {
-    const provider = mock({
-      turns: (_, call) => (call === 0 ? plan('a') : { text: 'x', usage: { input: 500 } }),
-    });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      limits: { maxTokens: 100 },
-      orchestrator: planExecute(),
-    });
-    const result = await agent.prompt('go').result();
-    expect(result.terminateReason).toBe('max_tokens');
-    // The second request alone is larger than what is left of the budget, so it is never sent.
-    expect(provider.calls).toBe(1);
-    expect(result.error?.code).toBe('max_tokens');
-  });
-
-  it('timeoutMs ends a run stuck in a step with timeout', async () => {
-    const provider = mock({ turns: [plan('a'), { hang: true }] });
-    const agent = new Agent({ provider, model: 'm', limits: { timeoutMs: 30 }, orchestrator: planExecute() });
-    expect((await agent.prompt('go').result()).terminateReason).toBe('timeout');
+    checkValidHistory(result.messages);
   });
 });
 
@@ -138,7 +66,7 @@ describe('plan-execute: steering and follow-up', () => {
     expect(events.filter((event) => event.type === 'tool_skipped')).toHaveLength(1);
     expect(provider.requests[2]?.messages.at(-1)).toEqual({ role: 'user', content: 'only 15*3' });
     expect(agent.queued.steering).toHaveLength(0);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
   });
 
   it('a follow-up queued during the run is planned and answered as a new request', async () => {

@@ -1,3 +1,5 @@
+import { checkValidHistory } from '@agent-core/core/testing';
+import { calculator, eventTypes } from '@agent-core/test-support';
 import {
   Agent,
   type AgentEvent,
@@ -8,8 +10,6 @@ import {
 import { type MockTurn, mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { planExecute } from './index.js';
-import { calculator } from './test-support/calculator.js';
-import { expectValidHistory, typesOf } from './test-support/history.js';
 
 function plan(...titles: string[]): MockTurn {
   return { text: JSON.stringify({ steps: titles.map((title) => ({ title, instruction: `Do: ${title}` })) }) };
@@ -49,7 +49,7 @@ describe('plan-execute: a three-step plan whose second step fails once', () => {
     expect(result.text).toBe('The result is 45.');
     expect(result.turns).toBe(8);
     expect(result.toolCalls.map((call) => [call.name, call.result])).toEqual([['calculator', '45']]);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
 
     const step = (title: string) => ({ title, instruction: expect.any(String) });
     expect(customs(events)).toEqual([
@@ -111,7 +111,7 @@ describe('plan-execute: a three-step plan whose second step fails once', () => {
     expect(text.join('')).toBe('The result is 45.');
     const thinking = events.flatMap((event) => (event.type === 'thinking_delta' ? [event.delta] : []));
     expect(thinking.join('')).toBe('45STEP_FAILED: the file does not existused 45reported');
-    const types = typesOf(events);
+    const types = eventTypes(events);
     expect(types[0]).toBe('agent_start');
     expect(types.at(-1)).toBe('agent_end');
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index));
@@ -145,7 +145,7 @@ describe('plan-execute: invalid plans', () => {
     expect(result.error?.code).toBe('plan_invalid');
     expect(result.error?.message).toMatch(problem);
     expect(provider.calls).toBe(2);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
   });
 
   it('refuses a plan longer than maxSteps', async () => {
@@ -166,7 +166,7 @@ describe('plan-execute: failures and re-plan limits', () => {
     expect(result.terminateReason).toBe('error');
     expect(result.error?.code).toBe('plan_step_failed');
     expect(result.error?.message).toBe('Step "b" failed and no re-plan is left (maxReplans: 1): still no');
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
   });
 
   it('a step that reaches maxStepTurns without an answer has failed', async () => {
@@ -187,7 +187,7 @@ describe('plan-execute: failures and re-plan limits', () => {
     expect(customs(events).find((event) => event.name === 'replan')?.data).toMatchObject({
       reason: 'it used 2 model calls without an answer (maxStepTurns).',
     });
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
   });
 
   it('a model error ends the run with error', async () => {

@@ -1,4 +1,4 @@
-import type { AnyTool } from '@agent-core/core';
+import type { OrchestratorTool } from '@agent-core/core';
 import type { PlanStep } from './parse-plan.js';
 
 /** The marker a step's answer starts with when the step could not be done. */
@@ -6,13 +6,13 @@ export const stepFailedMarker = 'STEP_FAILED:';
 
 const planShape = '{"steps": [{"title": "a short title", "instruction": "what to do in this step"}]}';
 
-function toolList(tools: readonly AnyTool[]): string {
+function toolList(tools: readonly OrchestratorTool[]): string {
   if (tools.length === 0) return 'No tools are available; plan steps you can do by reasoning alone.';
   return `Tools the steps can use:\n${tools.map((tool) => `- ${tool.name}: ${tool.description}`).join('\n')}`;
 }
 
 /** Asks for a plan for the request above it. */
-export function planningInstruction(tools: readonly AnyTool[], maxSteps: number): string {
+export function planningInstruction(tools: readonly OrchestratorTool[], maxSteps: number): string {
   return [
     'Before doing anything, write a plan for the request above. Reply with JSON only, in this shape:',
     planShape,
@@ -42,7 +42,7 @@ export function replanInstruction(
   failed: PlanStep,
   reason: string,
   done: readonly PlanStep[],
-  tools: readonly AnyTool[],
+  tools: readonly OrchestratorTool[],
   maxSteps: number,
 ): string {
   const completed =

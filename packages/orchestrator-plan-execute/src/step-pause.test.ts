@@ -44,8 +44,8 @@ function pausingAgent(abortInTool = false) {
 }
 
 describe('plan-execute: a pause in the last model call a step may make', () => {
-  it('pauses the run with the call still waiting, and a resume runs it once', async () => {
-    const { agent, runs } = pausingAgent();
+  it('pauses the run with the call still waiting, and a resume runs it once, going on in the step without planning again', async () => {
+    const { agent, provider, runs } = pausingAgent();
     const paused = await agent.prompt('Deploy to prod').result();
     expect(paused.terminateReason).toBe('await_user');
     expect(historyProblems(agent.messages, { allowPendingCalls: true })).toEqual([]);
@@ -62,10 +62,18 @@ describe('plan-execute: a pause in the last model call a step may make', () => {
       inputHash: approval!.inputHash,
       decision: 'allow' as const,
     };
+    expect(paused.orchestratorState).toMatchObject({ next: 0, done: [], replans: 0 });
     const resumed = await agent.resume({ decisions: [decision] }).result();
     expect(resumed.terminateReason).toBe('completed');
     expect(runs()).toBe(1);
     expect(historyProblems(agent.messages)).toEqual([]);
+    // The plan, the step's call that paused, then on resume the step's answer and the summary: four calls, one plan.
+    expect(provider.calls).toBe(4);
+    const plans = agent.messages.filter(
+      (message) => typeof message.content === 'string' && message.content.startsWith('Before doing anything'),
+    );
+    expect(plans).toHaveLength(1);
+    expect(resumed.text).toBe('Deployed.');
   });
 
   it('an abort in that call stops the run without re-planning', async () => {

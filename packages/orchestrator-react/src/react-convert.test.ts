@@ -1,9 +1,10 @@
 import { Agent, type AgentMessage, isModelMessage, type Message } from '@agent-core/core';
+import { checkValidHistory } from '@agent-core/core/testing';
+import { calculator } from '@agent-core/test-support';
 import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { react } from './index.js';
-import { calculator } from './test-support/calculator.js';
-import { action, expectValidHistory, final } from './test-support/history.js';
+import { action, final } from './test-support/history.js';
 
 declare module '@agent-core/core' {
   interface CustomAgentMessages {
@@ -44,7 +45,7 @@ describe('react: the model sees the history through convertToLlm, as with agenti
     expect(second?.messages[0]).toEqual({ role: 'user', content: '(reminder) Answer in French.' });
     expect(second?.messages.at(-1)).toEqual({ role: 'user', content: 'Observation: 4' });
     expect(result.messages[0]).toBe(reminder);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
   });
 
   it('leaves app-defined messages out when there is no convertToLlm', async () => {

@@ -1,10 +1,11 @@
 import { Agent, type AgentEvent, defineTool, type UserMessage } from '@agent-core/core';
+import { checkValidHistory } from '@agent-core/core/testing';
+import { calculator } from '@agent-core/test-support';
 import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { react } from './index.js';
-import { calculator } from './test-support/calculator.js';
-import { action, expectValidHistory, final } from './test-support/history.js';
+import { action, final } from './test-support/history.js';
 
 const clock = defineTool({
   name: 'clock',
@@ -77,7 +78,7 @@ describe('react: malformed steps are sent back as an Observation, then the model
           'Note: only the first Action of your reply was run; 1 more were ignored. Write one Action per reply and wait for its Observation.',
       },
     ]);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
   });
 
   it('cuts off an Observation the model invented and uses the real one', async () => {
@@ -129,7 +130,7 @@ describe('react: retry limit', () => {
     expect(result.error?.message).toMatch(
       /did not follow the ReAct format 3 times in a row \(maxFormatRetries: 2\)\. Last problem: your reply had neither/,
     );
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
     expect(result.messages).toEqual([{ role: 'user', content: 'go' }]);
   });
 
@@ -181,7 +182,7 @@ describe('react: output limit', () => {
     expect(ran).toBe(0);
     expect(result.toolCalls[0]?.result).toMatch(/cut off by the output token limit \(max_tokens\)/);
     expect(result.text).toBe('fine');
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
   });
 
   it('an answer cut off by the output limit ends with output_limit', async () => {

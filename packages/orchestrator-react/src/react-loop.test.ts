@@ -1,10 +1,11 @@
 import { Agent, type AgentEvent, defineTool } from '@agent-core/core';
+import { checkValidHistory } from '@agent-core/core/testing';
+import { calculator, eventTypes } from '@agent-core/test-support';
 import { type MockTurn, mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { react } from './index.js';
-import { calculator } from './test-support/calculator.js';
-import { action, expectValidHistory, final, typesOf } from './test-support/history.js';
+import { action, final } from './test-support/history.js';
 
 const slowAdd = defineTool({
   name: 'slow_add',
@@ -23,75 +24,14 @@ const script: MockTurn[] = [
 ];
 
 function scriptedAgent() {
-  // The prompt after an abort is answered at once, so it makes exactly one model call.
-  const provider = mock({
-    turns: (request, call) =>
-      (request.messages.at(-1) as { content?: unknown })?.content === 'once more'
-        ? { text: final('again', 'again') }
-        : (script[call] as MockTurn),
-    chunkSize: 6,
-  });
+  const provider = mock({ turns: script, chunkSize: 6 });
   const agent = new Agent({ provider, model: 'm', tools: [calculator, slowAdd], orchestrator: react() });
   return { agent, provider };
 }
 
+// An abort at every event, a tool that ignores its signal, a model that hangs past the timeout and
+// model errors are the conformance kit's (conformance.test.ts).
 describe('react: abort', () => {
-  it('at every event position settles aborted with a valid history, and the agent takes a new prompt', async () => {
-    const reference: AgentEvent[] = [];
-    const probe = scriptedAgent();
-    probe.agent.subscribe((event) => reference.push(event));
-    expect((await probe.agent.prompt('compute').result()).terminateReason).toBe('completed');
-    const positions = reference.length - 1;
-    expect(positions).toBeGreaterThan(20);
-    for (let position = 0; position < positions; position++) {
-      const { agent, provider } = scriptedAgent();
-      let seen = 0;
-      agent.subscribe((_event) => {
-        if (seen++ === position) agent.abort();
-      });
-      const result = await agent.prompt('compute').result();
-      const where = `abort at ${position} (${reference[position]?.type})`;
-      expect(result.terminateReason, where).toBe('aborted');
-      expectValidHistory(result.messages);
-      const calls = provider.calls;
-      const next = await agent.prompt('once more').result();
-      expect(next.terminateReason, where).toBe('completed');
-      expect(provider.calls, where).toBe(calls + 1);
-      expect(provider.requests.at(-1)?.messages.at(-1), where).toEqual({
-        role: 'user',
-        content: 'once more',
-      });
-    }
-  });
-
-  it('an already-aborted signal ends the run before any model call', async () => {
-    const { agent, provider } = scriptedAgent();
-    const result = await agent.prompt('hi', { signal: AbortSignal.abort() }).result();
-    expect(result.terminateReason).toBe('aborted');
-    expect(provider.calls).toBe(0);
-  });
-
-  it('ends promptly when a tool ignores its signal, and answers the call', async () => {
-    const stuck = defineTool({
-      name: 'stuck',
-      description: 'never returns',
-      parameters: z.object({}),
-      execute: () => new Promise<string>(() => {}),
-    });
-    const provider = mock({ turns: [{ text: 'Action: stuck\nAction Input: {}' }] });
-    const agent = new Agent({ provider, model: 'm', tools: [stuck], orchestrator: react() });
-    agent.subscribe((event) => {
-      if (event.type === 'tool_call_start') setImmediate(() => agent.abort());
-    });
-    const result = await agent.prompt('go').result();
-    expect(result.terminateReason).toBe('aborted');
-    expect(provider.calls).toBe(1);
-    expect(result.toolCalls.map((call) => call.result)).toEqual([
-      "Tool 'stuck' was stopped: the run was aborted.",
-    ]);
-    expectValidHistory(result.messages);
-  });
-
   it('keeps the part of the final answer streamed before an abort', async () => {
     const provider = mock({ turns: [{ text: 'Thought: ok\nFinal Answer: abcdefghij' }], chunkSize: 2 });
     const agent = new Agent({ provider, model: 'm', orchestrator: react() });
@@ -126,7 +66,7 @@ describe('react: steering and follow-up', () => {
     expect(events.indexOf('steering')).toBeGreaterThan(events.indexOf('tool_call_end'));
     expect(events.indexOf('steering')).toBeLessThan(events.indexOf('turn_end'));
     expect(agent.queued.steering).toHaveLength(0);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
   });
 
   it('a follow-up queued during the run starts another turn after the final answer', async () => {
@@ -140,55 +80,16 @@ describe('react: steering and follow-up', () => {
     const result = await agent.prompt('question').result();
     expect(result.text).toBe('second');
     expect(result.turns).toBe(2);
-    expect(typesOf(events).filter((type) => ['turn_end', 'follow_up', 'turn_start'].includes(type))).toEqual([
-      'turn_start',
-      'turn_end',
-      'follow_up',
-      'turn_start',
-      'turn_end',
-    ]);
+    expect(
+      eventTypes(events).filter((type) => ['turn_end', 'follow_up', 'turn_start'].includes(type)),
+    ).toEqual(['turn_start', 'turn_end', 'follow_up', 'turn_start', 'turn_end']);
     expect(provider.requests[1]?.messages.at(-1)).toEqual({ role: 'user', content: 'and another thing' });
-  });
-
-  it('keeps a message steered after the run ended for the next prompt', async () => {
-    const provider = mock({ turns: [{ text: final('a', 'one') }, { text: final('b', 'two') }] });
-    const agent = new Agent({ provider, model: 'm', orchestrator: react() });
-    await agent.prompt('first').result();
-    agent.steer('late note');
-    expect(agent.queued.steering).toHaveLength(1);
-    await agent.prompt('second').result();
-    expect(provider.requests[1]?.messages.slice(-2)).toEqual([
-      { role: 'user', content: 'late note' },
-      { role: 'user', content: 'second' },
-    ]);
   });
 });
 
+// maxTurns and maxTokens over every model call, and a message steered between runs, are the kit's and
+// core's (conformance.test.ts): here, what only ReAct does.
 describe('react: limits', () => {
-  const forever = () => ({
-    text: action('again', 'calculator', { expression: '1+1' }),
-    usage: { input: 100, output: 10 },
-  });
-
-  it('maxTurns counts every model call, ends with max_turns and a clear text, and the run can go on', async () => {
-    const provider = mock({ turns: (_, call) => (call < 3 ? forever() : { text: final('ok', 'done now') }) });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [calculator],
-      limits: { maxTurns: 3 },
-      orchestrator: react(),
-    });
-    const result = await agent.prompt('loop').result();
-    expect(result.terminateReason).toBe('max_turns');
-    expect(result.turns).toBe(3);
-    expect(result.text).toMatch(/limit of 3 turns \(limits\.maxTurns\)/);
-    expect(result.toolCalls).toHaveLength(3);
-    expectValidHistory(result.messages);
-    const next = await agent.prompt('go on').result();
-    expect(next.text).toBe('done now');
-  });
-
   it('malformed replies count as turns too', async () => {
     const provider = mock({ turns: () => ({ text: 'no format' }) });
     const agent = new Agent({
@@ -200,46 +101,5 @@ describe('react: limits', () => {
     const result = await agent.prompt('go').result();
     expect(result.terminateReason).toBe('max_turns');
     expect(provider.calls).toBe(2);
-  });
-
-  it('maxTokens ends the run once the budget is spent', async () => {
-    const provider = mock({ turns: forever });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [calculator],
-      limits: { maxTokens: 200 },
-      orchestrator: react(),
-    });
-    const result = await agent.prompt('loop').result();
-    expect(result.terminateReason).toBe('max_tokens');
-    // The second request alone is larger than what is left of the budget, so it is never sent.
-    expect(provider.calls).toBe(1);
-    expect(result.error?.code).toBe('max_tokens');
-    expectValidHistory(result.messages);
-  });
-
-  it('timeoutMs ends a run stuck in the model with timeout', async () => {
-    const agent = new Agent({
-      provider: mock({ turns: [{ hang: true }] }),
-      model: 'm',
-      limits: { timeoutMs: 30 },
-      orchestrator: react(),
-    });
-    expect((await agent.prompt('hi').result()).terminateReason).toBe('timeout');
-  });
-
-  it('a model error ends the run with error and a valid history', async () => {
-    const provider = mock({
-      turns: [
-        { text: action('x', 'calculator', { expression: '2*2' }) },
-        { error: { kind: 'invalid_request', message: 'bad request' } },
-      ],
-    });
-    const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: react() });
-    const result = await agent.prompt('hi').result();
-    expect(result.terminateReason).toBe('error');
-    expect(result.error?.message).toBe('bad request');
-    expectValidHistory(result.messages);
   });
 });

@@ -1,18 +1,17 @@
+import { checkValidHistory, collectEvents, stepOrchestrator } from '@agent-core/core/testing';
+import { calculator, eventTypes } from '@agent-core/test-support';
 import {
   Agent,
   type AssistantMessage,
   defineTool,
   getDefaultOrchestratorName,
   getOrchestrator,
-  type Orchestrator,
-  toolCallsOf,
 } from '@agent-core/core';
 import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { react } from './index.js';
 import { reactToolSpecs } from './react-prompt.js';
-import { calculator } from './test-support/calculator.js';
-import { action, collect, expectValidHistory, final, typesOf } from './test-support/history.js';
+import { action, final } from './test-support/history.js';
 
 function calculatorScript() {
   return [
@@ -42,7 +41,7 @@ describe('react: end to end', () => {
       ['calculator', { expression: '10+5' }, '15', false],
     ]);
     expect(result.usage.input).toBe(30);
-    expectValidHistory(result.messages);
+    checkValidHistory(result.messages);
     // The history has the same provider-neutral shape as agentic's.
     expect(result.messages.map((message) => message.role)).toEqual([
       'user',
@@ -132,8 +131,8 @@ describe('react: end to end', () => {
     const provider = mock({ turns: calculatorScript().slice(1), chunkSize: 4 });
     const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: react() });
     const run = agent.prompt('Calculate 10+5');
-    const events = await collect(run);
-    const compact = typesOf(events)
+    const events = await collectEvents(run);
+    const compact = eventTypes(events)
       .filter((type) => type !== 'usage')
       .filter((type, index, all) => !(type.endsWith('_delta') && all[index - 1] === type));
     expect(compact).toEqual([
@@ -164,7 +163,7 @@ describe('react: end to end', () => {
   it('streams thought and answer even when the provider sends no deltas', async () => {
     const provider = mock({ turns: [{ text: final('quick', 'done') }], chunkSize: 0 });
     const agent = new Agent({ provider, model: 'm', orchestrator: react() });
-    const events = await collect(agent.prompt('hi'));
+    const events = await collectEvents(agent.prompt('hi'));
     expect(events.filter((event) => event.type === 'text_delta').map((event) => event.delta)).toEqual([
       'done',
     ]);
@@ -174,21 +173,6 @@ describe('react: end to end', () => {
   });
 
   it('keeps a history another orchestrator can continue with native tool calls', async () => {
-    const native: Orchestrator = {
-      name: 'native',
-      async run(ctx) {
-        for (;;) {
-          const stop = ctx.nextTurn();
-          if (stop) return { reason: stop };
-          const response = await ctx.callModel();
-          if (!response.ok) return { reason: response.reason, error: response.error };
-          const calls = toolCallsOf(response.message);
-          if (calls.length > 0) await ctx.executeTools(calls);
-          ctx.endTurn(response.message);
-          if (calls.length === 0) return { reason: 'completed' };
-        }
-      },
-    };
     const reactProvider = mock({ turns: calculatorScript() });
     const first = new Agent({
       provider: reactProvider,
@@ -203,12 +187,13 @@ describe('react: end to end', () => {
       model: 'm',
       tools: [calculator],
       messages: first.messages,
-      orchestrator: native,
+      orchestrator: stepOrchestrator,
+      toolExecution: 'parallel',
     });
     const result = await second.prompt('Sure?').result();
     expect(result.text).toBe('Still 45.');
     const sent = nativeProvider.requests[0]?.messages ?? [];
-    expectValidHistory(sent);
+    checkValidHistory(sent);
     expect(sent.filter((message) => message.role === 'toolResult')).toHaveLength(2);
   });
 });

@@ -1,3 +1,5 @@
+import { stepOrchestrator } from '@agent-core/core/testing';
+import { messageStart, sseEvent, textResponse, toolCallResponse } from '@agent-core/test-support';
 import {
   Agent,
   type AgentEvent,
@@ -13,11 +15,8 @@ import {
   type AnthropicTestServer,
   errorBody,
   fixture,
-  sseEvent,
   startAnthropicServer,
 } from './test-support/anthropic-server.js';
-import { messageStart, textResponse, toolCallResponse } from './test-support/sse-builder.js';
-import { toolLoop } from './test-support/tool-loop.js';
 
 const model = 'claude-sonnet-4-6';
 let server: AnthropicTestServer;
@@ -57,7 +56,7 @@ function makeAgent(withFallback = false): Agent {
     model,
     systemPrompt: 'You add numbers.',
     tools: [add],
-    orchestrator: toolLoop,
+    orchestrator: stepOrchestrator,
     retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5 },
     ...(withFallback
       ? { fallbackProvider: anthropic({ apiKey: 'sk-ant-fallback', baseURL: fallbackServer.url }) }

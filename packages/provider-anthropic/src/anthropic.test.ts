@@ -1,24 +1,12 @@
+import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
+import { messageEnd, messageStart, sseEvent, textBlock, textResponse } from '@agent-core/test-support';
 import type { AssistantMessage, Message, ModelEvent, ModelRequest } from '@agent-core/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { anthropic } from './anthropic.js';
-import {
-  type AnthropicTestServer,
-  fixture,
-  sseEvent,
-  startAnthropicServer,
-} from './test-support/anthropic-server.js';
-import { collect, doneMessage, streamError } from './test-support/collect.js';
-import { messageEnd, messageStart, textBlock, textResponse } from './test-support/sse-builder.js';
+import { fixture, useAnthropicServer } from './test-support/anthropic-server.js';
 
 const model = 'claude-sonnet-4-6';
-let server: AnthropicTestServer;
-
-beforeAll(async () => {
-  server = await startAnthropicServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useAnthropicServer();
 afterEach(() => {
   vi.unstubAllEnvs();
 });
@@ -42,10 +30,10 @@ function eventTypes(events: readonly ModelEvent[]): string[] {
 describe('streaming a text answer', () => {
   it('emits text deltas, usage and a done message with the whole text', async () => {
     server.reply({ type: 'sse', body: fixture('text') });
-    const events = await collect(provider().stream(ask('Say hello')));
+    const events = await collectEvents(provider().stream(ask('Say hello')));
 
     expect(eventTypes(events)).toEqual(['usage', 'text_delta', 'text_delta', 'text_delta', 'usage', 'done']);
-    const message = doneMessage(events);
+    const message = finalMessage(events);
     expect(message).toMatchObject({
       role: 'assistant',
       content: [{ type: 'text', text: 'Hello, world!' }],
@@ -64,7 +52,7 @@ describe('streaming a text answer', () => {
 
   it('sends the request through the SDK as a stream, with the key and the version header', async () => {
     server.reply({ type: 'sse', body: fixture('text') });
-    await collect(provider({ headers: { 'x-custom': 'yes' } }).stream(ask('Hi')));
+    await collectEvents(provider({ headers: { 'x-custom': 'yes' } }).stream(ask('Hi')));
     const request = lastRequest();
     expect(request.method).toBe('POST');
     expect(request.path).toBe('/v1/messages');
@@ -84,7 +72,7 @@ describe('streaming a text answer', () => {
     const pieces: string[] = [];
     for (let offset = 0; offset < body.length; offset += 7) pieces.push(body.slice(offset, offset + 7));
     server.reply({ type: 'sse', body: pieces });
-    const message = doneMessage(await collect(provider().stream(ask('Weather?'))));
+    const message = finalMessage(await collectEvents(provider().stream(ask('Weather?'))));
     expect(message.content[1]).toEqual({
       type: 'toolCall',
       id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
@@ -97,7 +85,7 @@ describe('streaming a text answer', () => {
 describe('tool calls', () => {
   it('streams one tool call: start, argument deltas, end with the parsed input', async () => {
     server.reply({ type: 'sse', body: fixture('tool-call') });
-    const events = await collect(provider().stream(ask('Weather in SF?')));
+    const events = await collectEvents(provider().stream(ask('Weather in SF?')));
 
     const toolEvents = events.filter((event) => event.type.startsWith('toolcall_'));
     expect(toolEvents).toEqual([
@@ -116,27 +104,27 @@ describe('tool calls', () => {
         },
       },
     ]);
-    const message = doneMessage(events);
+    const message = finalMessage(events);
     expect(message.stopReason).toBe('tool_use');
     expect(message.content.map((block) => block.type)).toEqual(['text', 'toolCall']);
   });
 
   it('streams three tool calls in one message, in order; a call with no argument deltas gets {}', async () => {
     server.reply({ type: 'sse', body: fixture('three-tool-calls') });
-    const events = await collect(provider().stream(ask('Compute')));
+    const events = await collectEvents(provider().stream(ask('Compute')));
     const ends = events.flatMap((event) => (event.type === 'toolcall_end' ? [event.toolCall] : []));
     expect(ends).toEqual([
       { type: 'toolCall', id: 'toolu_01A', name: 'add', input: { a: 1, b: 2 } },
       { type: 'toolCall', id: 'toolu_01B', name: 'multiply', input: { a: 3, b: 4 } },
       { type: 'toolCall', id: 'toolu_01C', name: 'now', input: {} },
     ]);
-    expect(doneMessage(events).content).toEqual(ends);
+    expect(finalMessage(events).content).toEqual(ends);
   });
 
   it('assembles arguments split inside \\u escapes, after a backslash and inside a surrogate pair', async () => {
     server.reply({ type: 'sse', body: fixture('escapes') });
-    const events = await collect(provider().stream(ask('Note')));
-    const message = doneMessage(events);
+    const events = await collectEvents(provider().stream(ask('Note')));
+    const message = finalMessage(events);
     expect(message.content).toEqual([
       {
         type: 'toolCall',
@@ -169,8 +157,8 @@ describe('tool calls', () => {
         sseEvent('content_block_stop', { type: 'content_block_stop', index: 0 }) +
         messageEnd('tool_use'),
     });
-    const events = await collect(provider().stream(ask('Read')));
-    const error = streamError(events);
+    const events = await collectEvents(provider().stream(ask('Read')));
+    const error = finalError(events);
     expect(error.kind).toBe('malformed');
     expect(error.retryable).toBe(true);
     expect(error.message).toContain('read_file');
@@ -180,10 +168,10 @@ describe('tool calls', () => {
 
   it('a call cut by the output limit (block stop before the max_tokens stop reason) ends done with {} input', async () => {
     server.reply({ type: 'sse', body: fixture('tool-call-cut-by-max-tokens') });
-    const events = await collect(provider().stream(ask('Write the file')));
+    const events = await collectEvents(provider().stream(ask('Write the file')));
 
     expect(events.some((event) => event.type === 'error')).toBe(false);
-    const message = doneMessage(events);
+    const message = finalMessage(events);
     expect(message.stopReason).toBe('max_tokens');
     expect(message.content).toEqual([
       { type: 'text', text: 'I will write the file.' },
@@ -212,8 +200,8 @@ describe('tool calls', () => {
         textBlock(1, ['More']) +
         messageEnd('max_tokens'),
     });
-    const events = await collect(provider().stream(ask('Read')));
-    const error = streamError(events);
+    const events = await collectEvents(provider().stream(ask('Read')));
+    const error = finalError(events);
     expect(error.kind).toBe('malformed');
     expect(error.message).toContain('toolu_first');
     expect(events.some((event) => event.type === 'done')).toBe(false);
@@ -237,7 +225,7 @@ describe('tool calls', () => {
         sseEvent('content_block_stop', { type: 'content_block_stop', index: 0 }) +
         sseEvent('message_stop', { type: 'message_stop' }),
     });
-    const error = streamError(await collect(provider().stream(ask('Read'))));
+    const error = finalError(await collectEvents(provider().stream(ask('Read'))));
     expect(error.kind).toBe('malformed');
     expect(error.message).toContain('toolu_open');
   });
@@ -246,12 +234,12 @@ describe('tool calls', () => {
 describe('thinking', () => {
   const thinkingHistory = async (): Promise<AssistantMessage> => {
     server.reply({ type: 'sse', body: fixture('thinking') });
-    const events = await collect(provider({ thinking: { budgetTokens: 2048 } }).stream(ask('15 * 3?')));
+    const events = await collectEvents(provider({ thinking: { budgetTokens: 2048 } }).stream(ask('15 * 3?')));
     expect(events.filter((event) => event.type === 'thinking_delta')).toEqual([
       { type: 'thinking_delta', delta: 'The user wants 15 * 3.' },
       { type: 'thinking_delta', delta: ' That is 45.' },
     ]);
-    return doneMessage(events);
+    return finalMessage(events);
   };
 
   it('keeps the signature and redacted thinking in the message', async () => {
@@ -280,7 +268,7 @@ describe('thinking', () => {
       answer,
       { role: 'user', content: 'And 16 * 3?' },
     ];
-    await collect(provider({ thinking: { budgetTokens: 2048 } }).stream({ model, messages: history }));
+    await collectEvents(provider({ thinking: { budgetTokens: 2048 } }).stream({ model, messages: history }));
     expect(lastRequest().body.messages[1]).toEqual({
       role: 'assistant',
       content: [
@@ -321,7 +309,7 @@ describe('thinking', () => {
         previous,
         { role: 'user', content: 'Sure?' },
       ];
-      await collect(provider().stream({ model, messages: history }));
+      await collectEvents(provider().stream({ model, messages: history }));
       expect(lastRequest().body.messages[1]).toEqual({
         role: 'assistant',
         content: [{ type: 'text', text: '45' }],
@@ -333,11 +321,11 @@ describe('thinking', () => {
 describe('usage and cost', () => {
   it('combines message_start and message_delta usage without double counting, cache tokens included', async () => {
     server.reply({ type: 'sse', body: fixture('cache-usage') });
-    const events = await collect(provider().stream(ask('Again')));
+    const events = await collectEvents(provider().stream(ask('Again')));
     const usages = events.flatMap((event) => (event.type === 'usage' ? [event.usage] : []));
     expect(usages.map((usage) => usage.output)).toEqual([1, 503]);
     const expected = { input: 21, output: 503, cacheRead: 8000, cacheWrite: 1200 };
-    expect(doneMessage(events).usage).toEqual({
+    expect(finalMessage(events).usage).toEqual({
       ...expected,
       cost: (21 * 3 + 503 * 15 + 8000 * 0.3 + 1200 * 3.75) / 1_000_000,
     });
@@ -356,7 +344,9 @@ describe('usage and cost', () => {
         textBlock(0, ['hi']) +
         messageEnd('end_turn', 3),
     });
-    const message = doneMessage(await collect(provider().stream({ ...ask('x'), model: 'my-proxy-model' })));
+    const message = finalMessage(
+      await collectEvents(provider().stream({ ...ask('x'), model: 'my-proxy-model' })),
+    );
     expect(message.usage).toEqual({ input: 7, output: 3, cacheRead: 0, cacheWrite: 0 });
   });
 });
@@ -375,7 +365,7 @@ describe('stop reasons', () => {
   ];
   it.each(cases)('maps %s to %s', async (wire, expected) => {
     server.reply({ type: 'sse', body: messageStart() + textBlock(0, ['x']) + messageEnd(wire) });
-    const message = doneMessage(await collect(provider().stream(ask('x'))));
+    const message = finalMessage(await collectEvents(provider().stream(ask('x'))));
     expect(message.stopReason).toBe(expected);
   });
 });
@@ -385,7 +375,7 @@ describe('images', () => {
     server.reply({ type: 'sse', body: textResponse('A red pixel.') });
     const data =
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-    await collect(
+    await collectEvents(
       provider().stream({
         model,
         messages: [
@@ -415,7 +405,7 @@ describe('the API key', () => {
   it('is read from ANTHROPIC_API_KEY when a request is made, not when the provider is built', async () => {
     vi.stubEnv('ANTHROPIC_API_KEY', '');
     const lazy = anthropic({ baseURL: server.url });
-    const missing = streamError(await collect(lazy.stream(ask('x'))));
+    const missing = finalError(await collectEvents(lazy.stream(ask('x'))));
     expect(missing.kind).toBe('auth');
     expect(missing.retryable).toBe(false);
     expect(missing.message).toContain('ANTHROPIC_API_KEY');
@@ -423,19 +413,19 @@ describe('the API key', () => {
 
     vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-from-env');
     server.reply({ type: 'sse', body: textResponse('ok') });
-    doneMessage(await collect(lazy.stream(ask('x'))));
+    finalMessage(await collectEvents(lazy.stream(ask('x'))));
     expect(lastRequest().headers['x-api-key']).toBe('sk-ant-from-env');
 
     vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-rotated');
     server.reply({ type: 'sse', body: textResponse('ok') });
-    doneMessage(await collect(lazy.stream(ask('x'))));
+    finalMessage(await collectEvents(lazy.stream(ask('x'))));
     expect(lastRequest().headers['x-api-key']).toBe('sk-ant-rotated');
   });
 
   it('prefers the apiKey option over the environment', async () => {
     vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-from-env');
     server.reply({ type: 'sse', body: textResponse('ok') });
-    await collect(provider({ apiKey: 'sk-ant-option' }).stream(ask('x')));
+    await collectEvents(provider({ apiKey: 'sk-ant-option' }).stream(ask('x')));
     expect(lastRequest().headers['x-api-key']).toBe('sk-ant-option');
   });
 });

@@ -1,3 +1,5 @@
+import { stepOrchestrator } from '@agent-core/core/testing';
+import { messageEnd, messageStart, textBlock } from '@agent-core/test-support';
 import { Agent, type AgentEvent, ContextWindow } from '@agent-core/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { anthropic } from './anthropic.js';
@@ -9,8 +11,6 @@ import {
   type Reply,
   startAnthropicServer,
 } from './test-support/anthropic-server.js';
-import { messageEnd, messageStart, textBlock } from './test-support/sse-builder.js';
-import { toolLoop } from './test-support/tool-loop.js';
 
 // A server whose context is smaller than the agent's budget (llama.cpp's Anthropic-compatible
 // endpoint, or a model with a smaller window): it refuses any request over `limit` of its own
@@ -95,7 +95,7 @@ describe.each(backends)('a context window on a smaller server ($name) learns its
     const agent = new Agent({
       provider: anthropic({ apiKey: 'sk-ant-test', baseURL: server.url, name: 'local' }),
       model: 'local-model',
-      orchestrator: toolLoop,
+      orchestrator: stepOrchestrator,
       contextWindow: window,
       ...(backend.maxOutputTokens === undefined ? {} : { maxOutputTokens: backend.maxOutputTokens }),
     });

@@ -1,3 +1,5 @@
+import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
+import { textResponse } from '@agent-core/test-support';
 import type { ModelRequest } from '@agent-core/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { anthropic } from './anthropic.js';
@@ -6,8 +8,6 @@ import {
   errorBody,
   startAnthropicServer,
 } from './test-support/anthropic-server.js';
-import { collect, doneMessage, streamError } from './test-support/collect.js';
-import { textResponse } from './test-support/sse-builder.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
 
 // Errors name who answered, as configured: another server's errors must not read as Anthropic's.
@@ -31,7 +31,9 @@ afterAll(async () => {
 describe('error messages name the provider as configured', () => {
   it('another server, no name: its host; the provider is still `anthropic`', async () => {
     server.reply(refusal);
-    const error = streamError(await collect(anthropic({ apiKey: 'k', baseURL: server.url }).stream(request)));
+    const error = finalError(
+      await collectEvents(anthropic({ apiKey: 'k', baseURL: server.url }).stream(request)),
+    );
     const host = new URL(server.url).host;
     expect(error.message).toMatch(
       new RegExp(`^${host.replaceAll('.', '\\.')} error \\(HTTP 400, invalid_request_error\\)`),
@@ -44,11 +46,11 @@ describe('error messages name the provider as configured', () => {
     const provider = anthropic({ apiKey: 'k', baseURL: server.url, name: 'llama.cpp' });
     expect(provider.name).toBe('llama.cpp');
     server.reply(refusal);
-    const error = streamError(await collect(provider.stream(request)));
+    const error = finalError(await collectEvents(provider.stream(request)));
     expect(error.message).toMatch(/^llama\.cpp error \(HTTP 400, invalid_request_error\)/);
     expect(error.provider).toBe('llama.cpp');
     server.reply({ type: 'sse', body: textResponse('Hi') });
-    expect(doneMessage(await collect(provider.stream(request))).provider).toBe('llama.cpp');
+    expect(finalMessage(await collectEvents(provider.stream(request))).provider).toBe('llama.cpp');
   });
 
   it("Anthropic's own URL: Anthropic API", async () => {
@@ -61,14 +63,14 @@ describe('error messages name the provider as configured', () => {
         init,
       );
     const provider = anthropic({ apiKey: 'k', baseURL: 'https://api.anthropic.com', fetch: local });
-    const error = streamError(await collect(provider.stream(request)));
+    const error = finalError(await collectEvents(provider.stream(request)));
     expect(server.requests.length - before).toBe(1);
     expect(error.message).toMatch(/^Anthropic API error \(HTTP 400, invalid_request_error\)/);
   });
 
   it('a server that cannot be reached is named by its host', async () => {
-    const error = streamError(
-      await collect(
+    const error = finalError(
+      await collectEvents(
         anthropic({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', timeoutMs: 5_000 }).stream(request),
       ),
     );
@@ -131,7 +133,9 @@ describe('a context overflow carries the figures the server states', () => {
     ],
   ])('%s', async (_, body, figures) => {
     server.reply({ type: 'json', status: 400, body });
-    const error = streamError(await collect(anthropic({ apiKey: 'k', baseURL: server.url }).stream(request)));
+    const error = finalError(
+      await collectEvents(anthropic({ apiKey: 'k', baseURL: server.url }).stream(request)),
+    );
     expect(error).toMatchObject({ kind: 'context_overflow', retryable: false, ...figures });
   });
 });

@@ -1,3 +1,5 @@
+import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
+import { messageStart, sseEvent, textBlock, toolUseBlock } from '@agent-core/test-support';
 import { createServer } from 'node:net';
 import type { ModelEvent, ModelRequest } from '@agent-core/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,11 +8,8 @@ import {
   type AnthropicTestServer,
   errorBody,
   fixture,
-  sseEvent,
   startAnthropicServer,
 } from './test-support/anthropic-server.js';
-import { collect, doneMessage, streamError } from './test-support/collect.js';
-import { messageStart, textBlock, toolUseBlock } from './test-support/sse-builder.js';
 
 const model = 'claude-sonnet-4-6';
 const request: ModelRequest = { model, messages: [{ role: 'user', content: 'Hello' }] };
@@ -71,7 +70,7 @@ describe('HTTP errors', () => {
       body: errorBody(testCase.type, `message for ${testCase.status}`),
       ...(testCase.headers === undefined ? {} : { headers: testCase.headers }),
     });
-    const error = streamError(await collect(provider().stream(request)));
+    const error = finalError(await collectEvents(provider().stream(request)));
     expect(error.kind).toBe(testCase.kind);
     expect(error.retryable).toBe(testCase.retryable);
     expect(error.status).toBe(testCase.status);
@@ -91,7 +90,7 @@ describe('HTTP errors', () => {
       status: 400,
       body: errorBody('invalid_request_error', 'prompt is too long: 208310 tokens > 200000 maximum'),
     });
-    const error = streamError(await collect(provider().stream(request)));
+    const error = finalError(await collectEvents(provider().stream(request)));
     expect(error).toMatchObject({
       kind: 'context_overflow',
       retryable: false,
@@ -109,12 +108,12 @@ describe('HTTP errors', () => {
       status: 400,
       body: errorBody('invalid_request_error', 'messages.1.content: Field required'),
     });
-    expect(streamError(await collect(provider().stream(request))).kind).toBe('invalid_request');
+    expect(finalError(await collectEvents(provider().stream(request))).kind).toBe('invalid_request');
   });
 
   it('tells the user what to do about an auth error', async () => {
     server.reply({ type: 'json', status: 401, body: errorBody('authentication_error', 'invalid x-api-key') });
-    const error = streamError(await collect(provider().stream(request)));
+    const error = finalError(await collectEvents(provider().stream(request)));
     expect(error.message).toContain('ANTHROPIC_API_KEY');
   });
 
@@ -126,10 +125,10 @@ describe('HTTP errors', () => {
         probe.close(() => resolve(port));
       });
     });
-    const events = await collect(
+    const events = await collectEvents(
       anthropic({ apiKey: 'k', baseURL: `http://127.0.0.1:${closedPort}` }).stream(request),
     );
-    const error = streamError(events);
+    const error = finalError(events);
     expect(error.kind).toBe('network');
     expect(error.retryable).toBe(true);
   });
@@ -138,8 +137,8 @@ describe('HTTP errors', () => {
 describe('failures mid-stream', () => {
   it('turns an error event after HTTP 200 into a retryable overloaded error', async () => {
     server.reply({ type: 'sse', body: fixture('error-after-200') });
-    const events = await collect(provider().stream(request));
-    const error = streamError(events);
+    const events = await collectEvents(provider().stream(request));
+    const error = finalError(events);
     expect(error.kind).toBe('overloaded');
     expect(error.retryable).toBe(true);
     expect(error.message).toContain('Overloaded');
@@ -151,25 +150,25 @@ describe('failures mid-stream', () => {
       type: 'drop',
       body: messageStart() + textBlock(0, ['partial']).split('event: content_block_stop')[0]!,
     });
-    const events = await collect(provider().stream(request));
+    const events = await collectEvents(provider().stream(request));
     expect(events.filter((event) => event.type === 'text_delta')).toEqual([
       { type: 'text_delta', delta: 'partial' },
     ]);
-    const error = streamError(events);
+    const error = finalError(events);
     expect(error.kind).toBe('network');
     expect(error.retryable).toBe(true);
   });
 
   it('reports a stream that ends cleanly but before message_stop as a network error', async () => {
     server.reply({ type: 'sse', body: messageStart() + textBlock(0, ['cut']) });
-    const error = streamError(await collect(provider().stream(request)));
+    const error = finalError(await collectEvents(provider().stream(request)));
     expect(error.kind).toBe('network');
     expect(error.message).toContain('message_stop');
   });
 
   it('reports unparsable SSE data as a malformed error', async () => {
     server.reply({ type: 'sse', body: fixture('malformed') });
-    const error = streamError(await collect(provider().stream(request)));
+    const error = finalError(await collectEvents(provider().stream(request)));
     expect(error.kind).toBe('malformed');
     expect(error.retryable).toBe(true);
   });
@@ -177,7 +176,7 @@ describe('failures mid-stream', () => {
   it('stops a stream that goes silent after timeoutMs with a retryable network error', async () => {
     server.reply({ type: 'hang', body: messageStart() });
     const index = server.requests.length;
-    const error = streamError(await collect(provider({ timeoutMs: 200 }).stream(request)));
+    const error = finalError(await collectEvents(provider({ timeoutMs: 200 }).stream(request)));
     expect(error.kind).toBe('network');
     expect(error.retryable).toBe(true);
     expect(error.message).toContain('200 ms');
@@ -209,7 +208,7 @@ describe('abort', () => {
       events.push(event);
       if (event.type === 'toolcall_delta' && event.id === 'toolu_half') controller.abort();
     }
-    const message = doneMessage(events);
+    const message = finalMessage(events);
     expect(message.stopReason).toBe('aborted');
     expect(message.content).toEqual([
       { type: 'text', text: 'Checking.' },
@@ -241,7 +240,7 @@ describe('abort', () => {
       events.push(event);
       if (event.type === 'text_delta') controller.abort();
     }
-    expect(doneMessage(events)).toMatchObject({
+    expect(finalMessage(events)).toMatchObject({
       stopReason: 'aborted',
       content: [{ type: 'text', text: 'Hel' }],
     });
@@ -252,19 +251,19 @@ describe('abort', () => {
     const index = server.requests.length;
     const controller = new AbortController();
     const stream = provider().stream(request, { signal: controller.signal });
-    const pending = collect(stream);
+    const pending = collectEvents(stream);
     while (server.requests.length <= index) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     const events = await pending;
     expect(events).toHaveLength(1);
-    expect(doneMessage(events)).toMatchObject({ stopReason: 'aborted', content: [] });
+    expect(finalMessage(events)).toMatchObject({ stopReason: 'aborted', content: [] });
     await server.closed(index);
   });
 
   it('makes no request when the signal is already aborted', async () => {
     const before = server.requests.length;
-    const events = await collect(provider().stream(request, { signal: AbortSignal.abort() }));
-    expect(doneMessage(events).stopReason).toBe('aborted');
+    const events = await collectEvents(provider().stream(request, { signal: AbortSignal.abort() }));
+    expect(finalMessage(events).stopReason).toBe('aborted');
     expect(server.requests.length).toBe(before);
   });
 
@@ -274,7 +273,7 @@ describe('abort', () => {
     const removed = vi.spyOn(controller.signal, 'removeEventListener');
     for (let call = 0; call < 12; call++) {
       server.reply({ type: 'sse', body: fixture('text') });
-      doneMessage(await collect(provider().stream(request, { signal: controller.signal })));
+      finalMessage(await collectEvents(provider().stream(request, { signal: controller.signal })));
     }
     expect(added.mock.calls.length).toBe(12);
     expect(removed.mock.calls.length).toBe(12);

@@ -1,9 +1,9 @@
+import { collectEvents, finalError } from '@agent-core/core/testing';
+import { textResponse } from '@agent-core/test-support';
 import type { ModelRequest } from '@agent-core/core';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { anthropic } from './anthropic.js';
 import { type AnthropicTestServer, startAnthropicServer } from './test-support/anthropic-server.js';
-import { collect, streamError } from './test-support/collect.js';
-import { textResponse } from './test-support/sse-builder.js';
 
 // A file of its own: the SDK binds console's methods the first time a client logs, so the spies
 // must be in place before any client of this module is made.
@@ -29,7 +29,7 @@ it('writes nothing to the console when a stream event is not JSON: the failure i
   server.reply({ type: 'sse', body: whole.slice(0, whole.indexOf('event: content_block_delta')) + broken });
   const provider = anthropic({ apiKey: 'sk-ant-test', baseURL: server.url });
   const request: ModelRequest = { model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'Hi' }] };
-  const failure = streamError(await collect(provider.stream(request)));
+  const failure = finalError(await collectEvents(provider.stream(request)));
   expect(failure.kind).toBe('malformed');
   expect(consoleCalls).toEqual([]);
 });

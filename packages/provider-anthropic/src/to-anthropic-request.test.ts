@@ -1,25 +1,20 @@
+import { collectEvents, finalMessage } from '@agent-core/core/testing';
+import { textResponse } from '@agent-core/test-support';
 import type { Message, ModelRequest, ToolSpec } from '@agent-core/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic.js';
 import type { AnthropicOptions } from './anthropic-options.js';
-import { type AnthropicTestServer, startAnthropicServer } from './test-support/anthropic-server.js';
-import { collect, doneMessage } from './test-support/collect.js';
-import { textResponse } from './test-support/sse-builder.js';
+import { useAnthropicServer } from './test-support/anthropic-server.js';
 
 const model = 'claude-sonnet-4-6';
-let server: AnthropicTestServer;
-
-beforeAll(async () => {
-  server = await startAnthropicServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useAnthropicServer();
 
 /** Sends a request through the real SDK to the local server and returns the JSON body it received. */
 async function sentBody(request: ModelRequest, options: AnthropicOptions = {}) {
   server.reply({ type: 'sse', body: textResponse('ok') });
-  doneMessage(await collect(anthropic({ apiKey: 'k', baseURL: server.url, ...options }).stream(request)));
+  finalMessage(
+    await collectEvents(anthropic({ apiKey: 'k', baseURL: server.url, ...options }).stream(request)),
+  );
   return server.requests[server.requests.length - 1]!.body;
 }
 

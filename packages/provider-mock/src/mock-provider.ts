@@ -133,7 +133,10 @@ export function mock(options: MockOptions): MockProvider {
     };
 
     if (turn.thinking !== undefined) {
-      const block = { type: 'thinking' as const, thinking: '' };
+      const block: { type: 'thinking'; thinking: string; signature?: string } = {
+        type: 'thinking',
+        thinking: '',
+      };
       partial.content.push(block);
       for (const piece of pieces(turn.thinking)) {
         if (!(await pause(options.chunkDelayMs, signal))) return yield aborted();
@@ -141,6 +144,7 @@ export function mock(options: MockOptions): MockProvider {
         yield { type: 'thinking_delta', delta: piece };
       }
       block.thinking = turn.thinking;
+      if (turn.thinkingSignature !== undefined) block.signature = turn.thinkingSignature;
       produced += turn.thinking.length;
     }
     if (turn.text !== undefined && turn.text !== '') {
@@ -148,6 +152,10 @@ export function mock(options: MockOptions): MockProvider {
       partial.content.push(block);
       for (const piece of pieces(turn.text)) {
         if (chunks >= failAfter) return yield fail();
+        if (chunks === turn.stallAfterChunks) {
+          await wait(Number.POSITIVE_INFINITY, signal);
+          return yield aborted();
+        }
         if (!(await pause(options.chunkDelayMs, signal))) return yield aborted();
         block.text += piece;
         chunks++;
@@ -185,7 +193,12 @@ export function mock(options: MockOptions): MockProvider {
     if (turn.usage?.cost !== undefined) usage.cost = turn.usage.cost;
     yield { type: 'usage', usage };
     const content: AssistantMessage['content'] = [];
-    if (turn.thinking !== undefined) content.push({ type: 'thinking', thinking: turn.thinking });
+    if (turn.thinking !== undefined)
+      content.push({
+        type: 'thinking',
+        thinking: turn.thinking,
+        ...(turn.thinkingSignature === undefined ? {} : { signature: turn.thinkingSignature }),
+      });
     if (turn.text !== undefined && turn.text !== '') content.push({ type: 'text', text: turn.text });
     content.push(...toolCalls);
     yield {

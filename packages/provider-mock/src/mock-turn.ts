@@ -14,6 +14,8 @@ export interface MockError {
 export interface MockTurn {
   text?: string;
   thinking?: string;
+  /** The thinking block's signature, as a provider that signs its reasoning gives it. */
+  thinkingSignature?: string;
   toolCalls?: { name: string; input?: Record<string, unknown>; id?: string }[];
   /** Default: `tool_use` when there are tool calls, else `end_turn`. */
   stopReason?: StopReason;
@@ -24,6 +26,8 @@ export interface MockTurn {
   latencyMs?: number;
   /** Never send anything, until aborted: a stalled connection. */
   hang?: boolean;
+  /** Send this many text chunks, then nothing until aborted: a stream that goes silent midway. */
+  stallAfterChunks?: number;
 }
 
 /** A reply, or a function that makes one from the request (`call` counts from 0). */

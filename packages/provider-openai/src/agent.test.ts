@@ -1,3 +1,4 @@
+import { stepOrchestrator } from '@agent-core/core/testing';
 import { Agent, ProviderError, defineTool, toolCallsOf } from '@agent-core/core';
 import type { AgentEvent, AgentMessage } from '@agent-core/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -5,7 +6,6 @@ import { openai } from './openai.js';
 import { loadSdk } from './load-sdk.js';
 import { chatChunk, chatDone, chatText, startFakeOpenAIServer } from './test-support/fake-openai-server.js';
 import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
-import { toolLoop } from './test-support/tool-loop.js';
 
 const add = defineTool({
   name: 'add',
@@ -41,7 +41,7 @@ function agentOn(options: { fallback?: boolean } = {}) {
     model: 'gpt-4o-mini',
     systemPrompt: 'You add numbers.',
     tools: [add],
-    orchestrator: toolLoop,
+    orchestrator: stepOrchestrator,
     retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 20 },
     ...(options.fallback === true
       ? { fallbackProvider: openai({ baseURL: `${fallbackServer.origin}/v1`, name: 'fallback' }) }

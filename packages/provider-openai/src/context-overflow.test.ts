@@ -1,24 +1,16 @@
+import { collectEvents, finalError } from '@agent-core/core/testing';
 import { readFileSync } from 'node:fs';
 import type { ModelRequest } from '@agent-core/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openai } from './openai.js';
-import { collectEvents, finalError } from './test-support/collect-events.js';
-import { responsesEvent, startFakeOpenAIServer } from './test-support/fake-openai-server.js';
-import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
+import { responsesEvent, useFakeOpenAIServer } from './test-support/fake-openai-server.js';
 
 // Recorded error bodies of OpenAI and compatible servers for a prompt longer than the context window.
 function body(name: string): unknown {
   return JSON.parse(readFileSync(new URL(`./__fixtures__/${name}.error.json`, import.meta.url), 'utf8'));
 }
 
-let server: FakeOpenAIServer;
-beforeAll(async () => {
-  server = await startFakeOpenAIServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useFakeOpenAIServer();
 
 const ask: ModelRequest = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] };
 

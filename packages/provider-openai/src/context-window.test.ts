@@ -1,3 +1,4 @@
+import { stepOrchestrator } from '@agent-core/core/testing';
 import { Agent, type AgentEvent, ContextWindow } from '@agent-core/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadSdk } from './load-sdk.js';
@@ -10,7 +11,6 @@ import {
   startFakeOpenAIServer,
 } from './test-support/fake-openai-server.js';
 import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
-import { toolLoop } from './test-support/tool-loop.js';
 
 // A server whose context is smaller than the agent's budget: it refuses any request over `limit`
 // of its own tokens (a token every three characters of the messages' JSON) in a real server's
@@ -133,7 +133,7 @@ describe.each(backends)('a context window on $name learns the real context', (ba
     const agent = new Agent({
       provider: openai({ baseURL: `${server.origin}/v1`, api: backend.api, name: 'local' }),
       model: 'local-model',
-      orchestrator: toolLoop,
+      orchestrator: stepOrchestrator,
       contextWindow: window,
     });
     const events: AgentEvent[] = [];

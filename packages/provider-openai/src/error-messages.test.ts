@@ -1,20 +1,12 @@
+import { collectEvents, finalError } from '@agent-core/core/testing';
 import type { ModelRequest } from '@agent-core/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openai } from './openai.js';
-import { collectEvents, finalError } from './test-support/collect-events.js';
-import { startFakeOpenAIServer } from './test-support/fake-openai-server.js';
-import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
+import { useFakeOpenAIServer } from './test-support/fake-openai-server.js';
 
 // Errors name who answered: an error from llama.cpp or a proxy must not read as OpenAI's.
 
-let server: FakeOpenAIServer;
-beforeAll(async () => {
-  server = await startFakeOpenAIServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useFakeOpenAIServer();
 
 const ask: ModelRequest = { model: 'local-model', messages: [{ role: 'user', content: 'hi' }] };
 const refused = {

@@ -1,19 +1,13 @@
+import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
 import { getEventListeners } from 'node:events';
 import { ProviderError, getProvider, listProviders } from '@agent-core/core';
 import type { ModelRequest } from '@agent-core/core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openai } from './index.js';
-import { collectEvents, finalError, finalMessage } from './test-support/collect-events.js';
-import { chatText, startFakeOpenAIServer } from './test-support/fake-openai-server.js';
-import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
+import { chatText, useFakeOpenAIServer } from './test-support/fake-openai-server.js';
 
-let server: FakeOpenAIServer;
-beforeAll(async () => {
-  server = await startFakeOpenAIServer();
-});
-afterAll(() => server.close());
+const server = useFakeOpenAIServer();
 beforeEach(() => {
-  server.requests.length = 0;
   vi.stubEnv('OPENAI_API_KEY', undefined);
 });
 afterEach(() => {

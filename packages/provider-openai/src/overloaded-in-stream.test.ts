@@ -1,7 +1,7 @@
+import { collectEvents, finalError } from '@agent-core/core/testing';
 import type { ModelRequest } from '@agent-core/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openai } from './openai.js';
-import { collectEvents, finalError } from './test-support/collect-events.js';
 import { chatChunk, responsesEvent, startFakeOpenAIServer } from './test-support/fake-openai-server.js';
 import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { type ModelEvent, ProviderError } from '@agent-core/core';
-import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
+import type { ModelEvent } from '@agent-core/core';
+import { describeSseFuzz, piecesFetch, soak } from '@agent-core/test-support';
+import { vi } from 'vitest';
 import { openai } from './openai.js';
 import { chatChunk, chatDone, responsesEvent } from './test-support/fake-openai-server.js';
 
@@ -10,43 +10,19 @@ import { chatChunk, chatDone, responsesEvent } from './test-support/fake-openai-
 // message as the whole stream; bytes that are cut short, inserted or overwritten end the stream
 // with `done` or one clear `error`, never a hang, a throw or an unhandled rejection. The bytes go
 // to the SDK through its `fetch` option, each piece as its own read of the body, so the pieces
-// reach the parser exactly as cut. `pnpm test:soak` runs many more cases.
+// reach the parser exactly as cut. `pnpm test:soak` runs many more cases; a failure prints its seed
+// and path, which AGENT_CORE_SEED and AGENT_CORE_PATH replay.
 
-const soak = process.env.AGENT_CORE_SOAK === '1';
-// The soak run's many cases take minutes, not the default run's seconds.
 if (soak) vi.setConfig({ testTimeout: 60 * 60_000 });
-// A failure prints its seed and path: AGENT_CORE_SEED and AGENT_CORE_PATH replay it.
-const seed = Number(process.env.AGENT_CORE_SEED);
-const path = process.env.AGENT_CORE_PATH;
-const settings = (short: number, long: number) => ({
-  numRuns: soak ? long : short,
-  ...(Number.isInteger(seed) ? { seed } : {}),
-  ...(path === undefined || path === '' ? {} : { path }),
-});
 
-const encoder = new TextEncoder();
-let nextBody: Uint8Array[] = [];
-
-async function fetchPieces(): Promise<Response> {
-  const pieces = nextBody;
-  let index = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const piece = pieces[index++];
-      if (piece === undefined) controller.close();
-      else controller.enqueue(piece);
-    },
-  });
-  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-}
-
+const pieces = piecesFetch();
 // One provider per API for every case: its fetch answers with the pieces of the case being run.
 const providers = {
-  chat: openai({ apiKey: 'sk-test', baseURL: 'http://fuzz.test/v1', fetch: fetchPieces }),
+  chat: openai({ apiKey: 'sk-test', baseURL: 'http://fuzz.test/v1', fetch: pieces.fetch }),
   responses: openai({
     apiKey: 'sk-test',
     baseURL: 'http://fuzz.test/v1',
-    fetch: fetchPieces,
+    fetch: pieces.fetch,
     api: 'responses',
   }),
 };
@@ -55,7 +31,7 @@ const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`,
 
 const multiByteText = ['Grüße, ', '世界 ', '🌍🚀', ' — ok'];
 
-/** A stream, its API, and the byte offset before which a cut must end with an error (the model had not finished). */
+/** A stream, its API, and where a cut must end with an error (the model had not finished). */
 interface RecordedStream {
   api: 'chat' | 'responses';
   text: string;
@@ -123,116 +99,17 @@ const streams: Record<string, RecordedStream> = {
   },
 };
 
-/** Streams `pieces` through the API's provider and returns every event; fails if the stream does not end. */
-async function run(api: 'chat' | 'responses', pieces: Uint8Array[]): Promise<ModelEvent[]> {
-  nextBody = pieces;
-  const events: ModelEvent[] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const hang = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('the stream did not end within 10 s')), 10_000);
-  });
-  const read = (async () => {
-    for await (const event of providers[api].stream({
-      model: 'gpt-4o-mini',
-      messages: [{ role: 'user', content: 'Hi' }],
-    }))
-      events.push(event);
-  })();
-  try {
-    await Promise.race([read, hang]);
-  } finally {
-    clearTimeout(timer);
-  }
-  return events;
-}
-
 /** Events as plain JSON, with the ids made up for calls that came without one (they differ per stream) made equal. */
 function comparable(events: readonly ModelEvent[]): unknown {
   return JSON.parse(JSON.stringify(events).replace(/call_[0-9a-f]{8}_/g, 'call_made_up_'));
 }
 
-function cut(bytes: Uint8Array, offsets: number[]): Uint8Array[] {
-  const points = [...new Set(offsets)]
-    .filter((point) => point > 0 && point < bytes.length)
-    .sort((a, b) => a - b);
-  const pieces: Uint8Array[] = [];
-  let start = 0;
-  for (const point of [...points, bytes.length]) {
-    pieces.push(bytes.subarray(start, point));
-    start = point;
-  }
-  return pieces;
-}
-
-/** A stream's events end with exactly one `done` or `error`, and an error is a clear ProviderError. */
-function expectSettled(events: readonly ModelEvent[]): ModelEvent {
-  const last = events.at(-1);
-  expect(last?.type === 'done' || last?.type === 'error', `last event: ${JSON.stringify(last)}`).toBe(true);
-  expect(events.filter((event) => event.type === 'done' || event.type === 'error')).toHaveLength(1);
-  if (last?.type === 'error') {
-    expect(ProviderError.isInstance(last.error)).toBe(true);
-    expect(last.error.message.length).toBeGreaterThan(10);
-  }
-  if (last?.type === 'done') expect(last.message.role).toBe('assistant');
-  return last as ModelEvent;
-}
-
-describe.each(Object.entries(streams))(
-  'the SSE of a recorded stream (%s)',
-  (_, { api, text, finishedFrom }) => {
-    const bytes = encoder.encode(text);
-    const offsets = fc.array(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 40 });
-
-    it('cut into arbitrary byte pieces gives the same events and message as whole', async () => {
-      const whole = await run(api, [bytes]);
-      expectSettled(whole);
-      await fc.assert(
-        fc.asyncProperty(offsets, async (points) => {
-          expect(comparable(await run(api, cut(bytes, points)))).toEqual(comparable(whole));
-        }),
-        settings(15, 1000),
-      );
-    });
-
-    it('cut short at any byte ends with done or one clear error, and with an error before the model finished', async () => {
-      const unfinishedBefore = encoder.encode(text.slice(0, finishedFrom(text))).length;
-      await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 0, max: bytes.length - 1 }), offsets, async (end, points) => {
-          const last = expectSettled(await run(api, cut(bytes.subarray(0, end), points)));
-          if (end < unfinishedBefore) expect(last.type).toBe('error');
-        }),
-        settings(15, 1000),
-      );
-    });
-
-    it('with bytes inserted or overwritten anywhere, ends with done or one clear error', async () => {
-      const damage = fc.record({
-        at: fc.integer({ min: 0, max: bytes.length }),
-        bytes: fc.uint8Array({ minLength: 1, maxLength: 12 }),
-        overwrite: fc.boolean(),
-      });
-      await fc.assert(
-        fc.asyncProperty(
-          fc.array(damage, { minLength: 1, maxLength: 4 }),
-          offsets,
-          async (damages, points) => {
-            let damaged = bytes;
-            for (const { at, bytes: inserted, overwrite } of damages) {
-              const position = Math.min(at, damaged.length);
-              const rest = damaged.subarray(
-                Math.min(damaged.length, position + (overwrite ? inserted.length : 0)),
-              );
-              const next = new Uint8Array(position + inserted.length + rest.length);
-              next.set(damaged.subarray(0, position));
-              next.set(inserted, position);
-              next.set(rest, position + inserted.length);
-              damaged = next;
-            }
-            expectSettled(await run(api, cut(damaged, points)));
-          },
-        ),
-        settings(15, 1000),
-      );
-    });
-  },
+describeSseFuzz(
+  Object.fromEntries(
+    Object.entries(streams).map(([name, { api, text, finishedFrom }]) => [
+      name,
+      { text, provider: providers[api], model: 'gpt-4o-mini', finishedFrom: finishedFrom(text) },
+    ]),
+  ),
+  { feed: pieces.feed, runs: 15, comparable },
 );

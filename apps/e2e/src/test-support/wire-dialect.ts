@@ -1,4 +1,5 @@
 import type { Provider } from '@agent-core/core';
+import type { WireReply } from '@agent-core/core/testing';
 import type { ServerReply } from './fault-server.js';
 
 /** A fault a server or the network can inject into one streamed reply. */
@@ -38,6 +39,26 @@ export interface WireDialect {
 
 /** The arguments of the calculator call every tool-call reply makes, in two pieces. */
 export const calculatorArguments = ['{"expression":', ' "15*3"}'];
+
+const usage = { input: 20, output: 12, cacheRead: 0, cacheWrite: 0 };
+
+/** The reply every dialect writes for a tool call: text in two pieces, then `calculator` with `{ expression: '15*3' }` under `id`. */
+export function toolWireReply(model: string, id: string): WireReply {
+  return {
+    model,
+    parts: [
+      { type: 'text', pieces: ['Let me ', 'compute.'] },
+      { type: 'toolCall', id, name: 'calculator', pieces: calculatorArguments },
+    ],
+    stopReason: 'tool_use',
+    usage,
+  };
+}
+
+/** The reply every dialect writes for a text answer: the text in one piece. */
+export function textWireReply(model: string, text: string): WireReply {
+  return { model, parts: [{ type: 'text', pieces: [text] }], stopReason: 'end_turn', usage };
+}
 
 /** One SSE event: an optional `event:` line and a JSON `data:` line. */
 export function sse(event: string | undefined, data: unknown): string {

@@ -45,6 +45,11 @@ export interface AgentOptions extends RunOptions {
   /** Tools a person allowed always in this session (`agent.alwaysAllowedTools`). */
   alwaysAllowedTools?: readonly string[];
   /**
+   * The state the orchestrator saved with a stored pause (`agent.orchestratorState`
+   * of the process that paused), handed back to it as `ctx.savedState` on `resume()`.
+   */
+  orchestratorState?: unknown;
+  /**
    * Where each run is written as it happens (messages, tool calls before they
    * run, the run's end), such as a `SessionJournal`; `SessionManager` sets it.
    */

@@ -199,7 +199,7 @@ describe('history', () => {
     expect(mapped.requests[0]?.messages[0]).toEqual({ role: 'user', content: 'note: remember' });
   });
 
-  it('repairs missing and repeated tool call ids so each result pairs with its call', async () => {
+  it('gives a call without an id one of its own, so its result pairs with it', async () => {
     const provider = inlineProvider([
       [
         {
@@ -207,8 +207,7 @@ describe('history', () => {
           message: {
             role: 'assistant',
             content: [
-              { type: 'toolCall', id: 'same', name: 'echo', input: { text: 'a' } },
-              { type: 'toolCall', id: 'same', name: 'echo', input: { text: 'b' } },
+              { type: 'toolCall', id: 'first', name: 'echo', input: { text: 'a' } },
               { type: 'toolCall', id: '', name: 'echo', input: { text: 'c' } },
             ],
             stopReason: 'tool_use',
@@ -220,8 +219,34 @@ describe('history', () => {
     const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator });
     const result = await agent.prompt('go').result();
     const ids = result.toolCalls.map((call) => call.id);
-    expect(new Set(ids).size).toBe(3);
-    expect(result.toolCalls.map((call) => call.result)).toEqual(['a', 'b', 'c']);
+    expect(ids[0]).toBe('first');
+    expect(new Set(ids).size).toBe(2);
+    expect(result.toolCalls.map((call) => call.result)).toEqual(['a', 'c']);
+  });
+
+  it('refuses a reply with one tool-call id twice instead of renaming a call silently', async () => {
+    const provider = inlineProvider([
+      [
+        {
+          type: 'done',
+          message: {
+            role: 'assistant',
+            content: [
+              { type: 'toolCall', id: 'same', name: 'echo', input: { text: 'a' } },
+              { type: 'toolCall', id: 'same', name: 'echo', input: { text: 'b' } },
+            ],
+            stopReason: 'tool_use',
+          },
+        },
+      ],
+    ]);
+    const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator });
+    const result = await agent.prompt('go').result();
+    expect(result.terminateReason).toBe('error');
+    expect(result.error?.code).toBe('duplicate_tool_call_id');
+    expect(result.error?.message).toMatch(/has two tool calls with id 'same'/);
+    expect(result.toolCalls).toEqual([]);
+    expect(agent.messages).toEqual([{ role: 'user', content: 'go' }]);
   });
 
   it('fills the cost from modelInfo when the provider gave none', async () => {

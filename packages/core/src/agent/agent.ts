@@ -25,6 +25,8 @@ import { type CheckedDecisions, checkDecisions, type ResumeOptions, resumingOrch
 import { ContextWindow } from '../context/context-window.js';
 import { randomSpanId, randomTraceId, resolveParentTrace } from '../trace/trace-context.js';
 import { eventLogger } from '../observability/event-logger.js';
+import { freezeMessage } from '../loop/freeze-message.js';
+import { plainState } from '../loop/context-checks.js';
 
 /** The options of a prompt given none: one shared object, only ever read. */
 const noPromptOptions: PromptOptions = Object.freeze({});
@@ -56,7 +58,8 @@ export class Agent {
     this.#tools = new ToolPreparation(options.tools ?? []);
     // Bound, so `onToolsChanged: agent.setTools` works as a plain callback.
     this.setTools = this.setTools.bind(this);
-    const messages = [...(options.messages ?? [])];
+    // Frozen as they join the history, as every message appended later is: nothing handed the history can change it.
+    const messages = (options.messages ?? []).map(freezeMessage);
     this.#shared = {
       agent: this,
       options,
@@ -73,6 +76,7 @@ export class Agent {
         alwaysAllowed: [...(options.alwaysAllowedTools ?? [])],
       },
       contextWindow,
+      orchestratorState: storedState(options.orchestratorState),
     };
   }
 
@@ -88,6 +92,16 @@ export class Agent {
    */
   get pendingApprovals(): PendingApproval[] {
     return structuredClone(this.#shared.approvals.pending);
+  }
+
+  /**
+   * What the orchestrator saved (`ctx.saveState`) when the last run paused,
+   * as plain JSON: store it with the pause and pass it back as
+   * `orchestratorState` to a new Agent in any process; undefined when the last run did not pause.
+   */
+  get orchestratorState(): unknown {
+    const state = this.#shared.orchestratorState;
+    return state === undefined ? undefined : structuredClone(state);
   }
 
   /** Tools a person allowed always (answer `allow_always`) in this session, as plain JSON. */
@@ -272,6 +286,18 @@ export class Agent {
     this.#shared.followUpQueue.length = 0;
     this.#shared.customMessages = 0;
     this.#shared.toolCallIds = undefined;
+  }
+}
+
+/** A stored orchestrator state as plain JSON; `ConfigError` for one that is not. */
+function storedState(value: unknown): unknown {
+  try {
+    return plainState(value);
+  } catch (error) {
+    throw new ConfigError(
+      `orchestratorState must be the plain JSON an agent's orchestratorState gave: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 

@@ -16,6 +16,12 @@ export function checkAgentOptions(options: AgentOptions): void {
   if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns > 0)) {
     throw new ConfigError(`limits.maxTurns must be a positive integer, got ${maxTurns}.`);
   }
+  const stopGraceMs = options.limits?.stopGraceMs;
+  if (stopGraceMs !== undefined && !(Number.isFinite(stopGraceMs) && stopGraceMs >= 0)) {
+    throw new ConfigError(
+      `limits.stopGraceMs must be a number of milliseconds (0 or more), got ${stopGraceMs}.`,
+    );
+  }
   const maxChars = options.toolResultMaxChars;
   if (maxChars !== undefined && !(Number.isInteger(maxChars) && maxChars > 0)) {
     throw new ConfigError(`toolResultMaxChars must be a positive integer, got ${maxChars}.`);

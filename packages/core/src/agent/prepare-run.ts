@@ -6,6 +6,7 @@ import type { AgentMessage } from '../messages/messages.js';
 import type { ToolSpec } from '../provider/provider.js';
 import { loadSchemaSupport, prepareTool, type PreparedTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
+import type { OrchestratorTool } from '../orchestrator/orchestrator.js';
 import { defaultGuard, type Guard } from '../governance/guard.js';
 import type { ApprovalDecision } from '../governance/pending-approval.js';
 import type { CallResume } from '../loop/paused-call.js';
@@ -40,6 +41,8 @@ export interface RunTools {
   tools: readonly AnyTool[];
   byName: Map<string, PreparedTool>;
   specs: ToolSpec[];
+  /** The tools as orchestrators get them (`ctx.tools`), made when the run starts. */
+  views?: readonly OrchestratorTool[];
 }
 
 /** What a run uses once its hooks ran and its governance is set up. */
@@ -113,7 +116,11 @@ export async function prepareRun(input: {
     // Once per run: a tool every call of which would be denied is not offered to the model at all.
     const offered = tools.tools.filter((tool) => policy.toolDecision?.(tool) !== 'deny');
     if (offered.length !== tools.tools.length) {
-      tools = { ...tools, specs: offered.map((tool) => (tools.byName.get(tool.name) as PreparedTool).spec) };
+      tools = {
+        tools: tools.tools,
+        byName: tools.byName,
+        specs: offered.map((tool) => (tools.byName.get(tool.name) as PreparedTool).spec),
+      };
     }
   }
   const guardOption = options.guard;

@@ -1,11 +1,14 @@
 import { loadSchemaSupport, type PreparedTool, prepareTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
+import type { OrchestratorTool } from '../orchestrator/orchestrator.js';
 
 /** An agent's tools made ready for runs: each by name, and the specs sent to the model. */
 export interface PreparedTools {
   tools: readonly AnyTool[];
   byName: Map<string, PreparedTool>;
   specs: PreparedTool['spec'][];
+  /** The tools as orchestrators get them (`ctx.tools`), made by the first run. */
+  views?: readonly OrchestratorTool[];
 }
 
 /** The name index and specs made for a list of tools: shared by every agent given the same tools. */

@@ -1,4 +1,6 @@
-import { type AgentError, toAgentError } from '../errors/agent-error.js';
+import { AgentError, toAgentError } from '../errors/agent-error.js';
+import { stopReason } from '../loop/context-checks.js';
+import { toolViews } from '../loop/tool-views.js';
 import { RunStoppedError } from '../errors/run-error.js';
 import type { AgentEventOf } from '../events/agent-event.js';
 import { noEvents, type RunEvents } from '../events/run-events.js';
@@ -113,11 +115,21 @@ function startRun(
     letGo(run);
     return Promise.reject(error);
   }
+  // Once the run stops, its orchestrator has limits.stopGraceMs to return before core ends the run without it.
+  const graceMs = agentOptions.limits?.stopGraceMs ?? 1000;
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  let finished = false;
+  const startGrace = () => {
+    if (grace !== undefined || finished) return;
+    grace = setTimeout(() => finish(unresponsive(run.orchestrator, state, graceMs), true), graceMs);
+  };
+  state.onStop = startGrace;
   // The run's own callback comes first, so everything woken by the abort sees why it stopped.
   const onRunAbort = (reason: unknown) => {
     state.stopCause ??=
       reason instanceof RunStoppedError && reason.code === 'timeout' ? 'timeout' : 'aborted';
     state.modelWatch.runAborted(reason);
+    startGrace();
   };
   runAbort.subscribe(onRunAbort);
   const unlink = linkAbort(options.signal, runAbort);
@@ -163,10 +175,15 @@ function startRun(
     stopWatching(run, state, timer, onRunAbort, unlink);
     return Promise.reject(error);
   }
-  const ended = (end: RunEnd): AgentResult | Promise<AgentResult> => {
+  const ended = (end: RunEnd, forced: boolean): AgentResult | Promise<AgentResult> => {
     let journaled = false;
     try {
-      const result = endRun(context, end, run.startedAt, trace.parentSpanId);
+      const result = endRun(context, end, run.startedAt, trace.parentSpanId, forced);
+      // Ended: every helper refuses from now on, and nothing the orchestrator still does reaches the agent.
+      state.ended = true;
+      state.events = noEvents;
+      shared.orchestratorState =
+        result.terminateReason === 'await_user' ? state.orchestratorState : undefined;
       // Whatever ended the run answered or re-listed the calls that were waiting; a new prompt answers them as skipped.
       shared.approvals.pending =
         result.pendingApprovals === undefined ? [] : structuredClone(result.pendingApprovals);
@@ -187,11 +204,53 @@ function startRun(
       if (!journaled) stopWatching(run, state, timer, onRunAbort, unlink);
     }
   };
+  let settle: (result: AgentResult | Promise<AgentResult>) => void = noop;
+  const result = new Promise<AgentResult>((resolve) => {
+    settle = resolve;
+  });
+  // The orchestrator's end, or core's when it did not return in time after the run stopped: whichever comes first.
+  const finish = (end: RunEnd, forced: boolean) => {
+    if (finished) return;
+    finished = true;
+    if (grace !== undefined) clearTimeout(grace);
+    try {
+      settle(ended(end, forced));
+    } catch (error) {
+      settle(Promise.reject(error));
+    }
+  };
   // A promise is followed with `then`; anything else an orchestrator returns is awaited as before.
   const pending = running instanceof Promise ? running : Promise.resolve(running);
-  return pending.then(ended, (error: unknown) =>
-    ended({ reason: 'error', error: toAgentError(error, 'orchestrator_failed') }),
+  pending.then(
+    (end: RunEnd) => finish(end, false),
+    (error: unknown) => finish(rejectedEnd(state, error), false),
   );
+  return result;
+}
+
+function noop(): void {}
+
+/**
+ * How a run ends whose orchestrator rejected: a helper's refusal after the
+ * run stopped ends it for that reason, anything else is an `error`.
+ */
+function rejectedEnd(state: RunState, error: unknown): RunEnd {
+  const stopped = stopReason(state);
+  if (stopped !== undefined && AgentError.isInstance(error) && error.name === 'RunStoppedError')
+    return { reason: stopped };
+  return { reason: 'error', error: toAgentError(error, 'orchestrator_failed') };
+}
+
+/** The end core gives a run whose orchestrator did not return within `stopGraceMs` of its stop. */
+function unresponsive(orchestrator: Orchestrator, state: RunState, graceMs: number): RunEnd {
+  const stopped = stopReason(state) ?? 'aborted';
+  return {
+    reason: 'error',
+    error: new AgentError(
+      'orchestrator_unresponsive',
+      `The run stopped (${stopped}), but orchestrator '${orchestrator.name}' did not return from run() within limits.stopGraceMs (${graceMs} ms), so the run was ended without it; its later calls to the context are refused. An orchestrator returns once nextTurn() gives a reason, ctx.aborted is true or a helper reports the run stopped.`,
+    ),
+  };
 }
 
 /** The state of a run about to start. */
@@ -209,11 +268,25 @@ function runState(run: RunStart, prepared: PreparedTools, setup: RunSetup | unde
       maxTurns: agentOptions.limits?.maxTurns ?? 25,
     },
     tools: prepared.tools,
+    toolViews: (prepared.views ??= toolViews(prepared.tools)),
     toolsByName: prepared.byName,
     toolSpecs: prepared.specs,
     abort: runAbort,
     stopCause: undefined,
     turn: 0,
+    turnOpen: false,
+    turnCalled: false,
+    turnMessage: undefined,
+    stopped: undefined,
+    stopTold: false,
+    ended: false,
+    onStop: undefined,
+    resuming: run.input === undefined,
+    savedState: run.input === undefined ? shared.orchestratorState : undefined,
+    // A resumed run keeps what was saved until its orchestrator saves anew.
+    orchestratorState: run.input === undefined ? shared.orchestratorState : undefined,
+    events,
+    view: undefined,
     seq: 0,
     usage: emptyUsage(),
     toolCalls: [],

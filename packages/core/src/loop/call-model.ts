@@ -52,6 +52,7 @@ function buildRequest(context: RunContext, options: ModelCallOptions): ModelRequ
   const state = context.state;
   const shared = state.shared;
   const agentOptions = shared.options;
+  // The run's copy of the history: a provider that reorders or extends it fails, the history unchanged.
   const messages = options.messages ?? context.modelMessages();
 
   const system = options.system ?? context.systemPrompt();

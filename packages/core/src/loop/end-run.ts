@@ -10,6 +10,7 @@ import { appendResult } from './execute-tool.js';
 import { takeHeld, withHeldResults } from './held-results.js';
 import { roundMs } from './round-ms.js';
 import { usageBreakdown } from './usage-breakdown.js';
+import { orchestratorEditError, restoreView, viewChanged } from './history-view.js';
 
 /**
  * Ends a run once its orchestrator has returned (or thrown, as an `error`
@@ -21,17 +22,24 @@ export function endRun(
   orchestratorEnd: RunEnd,
   startedAt: number,
   parentSpanId?: string,
+  forced = false,
 ): AgentResult {
   const state = context.state;
   let end = orchestratorEnd;
   // A subagent still winding down after an abort reports nothing past this point.
   state.runAccess?.close();
-  const halt = state.halt;
+  const halt = forced ? undefined : state.halt;
   // Governance stopped the run (a pause or the guard): that, not the abort it used, is how the run ended.
   if (halt !== undefined) end = { reason: halt.reason, error: halt.error };
-  // An abort that lands after the last check still ends the run as aborted.
-  else if (state.stopCause !== undefined && end.reason === 'completed') {
-    end = { ...end, reason: state.stopCause ?? 'aborted' };
+  // An abort that lands after the last check still ends the run as aborted; a run that stopped
+  // for its timeout says so even when its orchestrator reports it as an abort.
+  else if (state.stopCause !== undefined && (end.reason === 'completed' || end.reason === 'aborted')) {
+    end = { ...end, reason: state.stopCause };
+  }
+  // A message pushed onto ctx.messages instead of appended would be lost without a word.
+  if (!forced && viewChanged(state)) {
+    restoreView(state);
+    if (end.reason !== 'error') end = { reason: 'error', error: orchestratorEditError('run() returned') };
   }
   let pendingApprovals: PendingApproval[] | undefined;
   try {
@@ -41,6 +49,8 @@ export function endRun(
   } catch (error) {
     end = { reason: 'error', error: toAgentError(error) };
   }
+  // A turn the orchestrator left open (an early return, a throw) ends before the run does.
+  context.closeOpenTurn();
 
   const maxTurns = state.settings.maxTurns;
   let text = end.text;
@@ -96,7 +106,10 @@ export function endRun(
     );
   }
   if (end.output !== undefined) result.output = end.output;
-  if (end.reason === 'await_user') result.pendingApprovals = pendingApprovals ?? [];
+  if (end.reason === 'await_user') {
+    result.pendingApprovals = pendingApprovals ?? [];
+    if (state.orchestratorState !== undefined) result.orchestratorState = state.orchestratorState;
+  }
   if (end.outputValid !== undefined) result.outputValid = end.outputValid;
   if (result.error !== undefined && end.reason === 'error') {
     context.deliver({

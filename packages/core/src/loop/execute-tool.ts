@@ -25,38 +25,38 @@ type Checked = { ok: true; tool: AnyTool; input: unknown };
  * the history.
  */
 export async function executeTool(context: RunContext, call: ToolCallBlock): Promise<ToolResultMessage> {
-  const state = context.state;
-  if (!state.pending.has(call.id)) {
-    throw new AgentError(
-      'tool_call_not_pending',
-      `Tool call '${call.id}' (${call.name}) is not an unanswered call of the history; append the assistant message first and run each call once.`,
-    );
+  try {
+    // The context claimed the call: it is an unanswered call of the history, and runs once.
+    const state = context.state;
+    // A run paused for approval leaves every later call unanswered, even for an orchestrator that goes on.
+    if (state.halt?.reason === 'await_user')
+      return waiting(call, `Tool call '${call.name}' waits for approval.`);
+    // A call that already ran while an earlier one paused gets the result it had, and is not run again.
+    if (state.held !== undefined) {
+      const held = takeHeld(state, call.id);
+      if (held !== undefined) return appendResult(context, held);
+    }
+    const span = state.spans.open();
+    const parent = state.turnSpan;
+    state.events.emit(EventKind.toolCallStart, state.turn, state.seq++, span, parent, 0, call);
+    const started = performance.now();
+    // Awaited even for a synchronous tool: the yield lets an iterating consumer steer before the next call.
+    const outcome = await runCall(context, call);
+    if (!outcome.ok && outcome.paused === true) {
+      stopForHalt(context);
+      return waiting(call, outcome.message);
+    }
+    const finished = settle(context, call, outcome, started);
+    endEvent(context, finished, span, parent);
+    const result = appendResult(context, finished);
+    const journal = state.journal;
+    if (journal !== undefined) await finishLogged(journal, call, finished);
+    if (context.state.halt !== undefined) stopForHalt(context);
+    return result;
+  } finally {
+    // A call still unanswered (paused) may run again later; an answered one left the pending list.
+    context.state.pending.release(call.id);
   }
-  // A run paused for approval leaves every later call unanswered, even for an orchestrator that goes on.
-  if (state.halt?.reason === 'await_user')
-    return waiting(call, `Tool call '${call.name}' waits for approval.`);
-  // A call that already ran while an earlier one paused gets the result it had, and is not run again.
-  if (state.held !== undefined) {
-    const held = takeHeld(state, call.id);
-    if (held !== undefined) return appendResult(context, held);
-  }
-  const span = state.spans.open();
-  const parent = state.turnSpan;
-  state.shared.events.emit(EventKind.toolCallStart, state.turn, state.seq++, span, parent, 0, call);
-  const started = performance.now();
-  // Awaited even for a synchronous tool: the yield lets an iterating consumer steer before the next call.
-  const outcome = await runCall(context, call);
-  if (!outcome.ok && outcome.paused === true) {
-    stopForHalt(context);
-    return waiting(call, outcome.message);
-  }
-  const finished = settle(context, call, outcome, started);
-  endEvent(context, finished, span, parent);
-  const result = appendResult(context, finished);
-  const journal = state.journal;
-  if (journal !== undefined) await finishLogged(journal, call, finished);
-  if (context.state.halt !== undefined) stopForHalt(context);
-  return result;
 }
 
 /** What `executeTool` returns for a call paused for approval; it is not appended to the history. */
@@ -102,75 +102,79 @@ export async function executeTools(
   context: RunContext,
   allCalls: readonly ToolCallBlock[],
 ): Promise<ToolResultMessage[]> {
-  const limit = Math.max(1, context.state.settings.maxParallelTools);
-  // With governance, calls are checked one by one in call order first (approvers are asked one at a time),
-  // then the admitted ones run together; a pause leaves its call and every later one unanswered.
-  // Each call keeps its own span and the turn it started in as parent, whatever order they end in.
-  // Span and parent of call i at 2i and 2i + 1.
-  const spans: number[] = [];
-  const admissions =
-    context.state.governance === undefined ? undefined : await admitInOrder(context, allCalls, spans);
-  const calls = admissions === undefined ? allCalls : allCalls.slice(0, admissions.length);
-  const finished: (ToolCallEnd | typeof paused | undefined)[] = new Array(calls.length);
-  const results: ToolResultMessage[] = [];
-  let nextToStart = 0;
-  let nextToAppend = 0;
-  const state = context.state;
+  try {
+    const limit = Math.max(1, context.state.settings.maxParallelTools);
+    // With governance, calls are checked one by one in call order first (approvers are asked one at a time),
+    // then the admitted ones run together; a pause leaves its call and every later one unanswered.
+    // Each call keeps its own span and the turn it started in as parent, whatever order they end in.
+    // Span and parent of call i at 2i and 2i + 1.
+    const spans: number[] = [];
+    const admissions =
+      context.state.governance === undefined ? undefined : await admitInOrder(context, allCalls, spans);
+    const calls = admissions === undefined ? allCalls : allCalls.slice(0, admissions.length);
+    const finished: (ToolCallEnd | typeof paused | undefined)[] = new Array(calls.length);
+    const results: ToolResultMessage[] = [];
+    let nextToStart = 0;
+    let nextToAppend = 0;
+    const state = context.state;
 
-  const flush = () => {
-    while (nextToAppend < calls.length && finished[nextToAppend] !== undefined) {
-      // A call paused inside (a subagent waiting for approval) stays unanswered, and so do the calls after it.
-      if (finished[nextToAppend] === paused) return;
-      const index = nextToAppend++;
-      results.push(appendResult(context, finished[index] as ToolCallEnd));
-    }
-  };
+    const flush = () => {
+      while (nextToAppend < calls.length && finished[nextToAppend] !== undefined) {
+        // A call paused inside (a subagent waiting for approval) stays unanswered, and so do the calls after it.
+        if (finished[nextToAppend] === paused) return;
+        const index = nextToAppend++;
+        results.push(appendResult(context, finished[index] as ToolCallEnd));
+      }
+    };
 
-  const worker = async () => {
-    while (nextToStart < calls.length) {
-      const index = nextToStart++;
-      const call = calls[index] as ToolCallBlock;
-      if (state.held !== undefined) {
-        const held = takeHeld(state, call.id);
-        if (held !== undefined) {
-          finished[index] = held;
-          flush();
+    const worker = async () => {
+      while (nextToStart < calls.length) {
+        const index = nextToStart++;
+        const call = calls[index] as ToolCallBlock;
+        if (state.held !== undefined) {
+          const held = takeHeld(state, call.id);
+          if (held !== undefined) {
+            finished[index] = held;
+            flush();
+            continue;
+          }
+        }
+        const started = performance.now();
+        let outcome: Outcome;
+        if (admissions === undefined) {
+          startCall(context, call, spans, index);
+          outcome = await runCall(context, call);
+        } else {
+          const admission = admissions[index] as Checked | GateRefusal;
+          outcome = admission.ok
+            ? await runAdmitted(context, call, admission.tool, admission.input)
+            : admission;
+        }
+        if (!outcome.ok && outcome.paused === true) {
+          finished[index] = paused;
           continue;
         }
+        const done = settle(context, call, outcome, started);
+        finished[index] = done;
+        endEvent(context, done, spans[index * 2] as number, spans[index * 2 + 1] as number);
+        flush();
+        const journal = state.journal;
+        if (journal !== undefined) await finishLogged(journal, call, done);
       }
-      const started = performance.now();
-      let outcome: Outcome;
-      if (admissions === undefined) {
-        startCall(context, call, spans, index);
-        outcome = await runCall(context, call);
-      } else {
-        const admission = admissions[index] as Checked | GateRefusal;
-        outcome = admission.ok
-          ? await runAdmitted(context, call, admission.tool, admission.input)
-          : admission;
-      }
-      if (!outcome.ok && outcome.paused === true) {
-        finished[index] = paused;
-        continue;
-      }
-      const done = settle(context, call, outcome, started);
-      finished[index] = done;
-      endEvent(context, done, spans[index * 2] as number, spans[index * 2 + 1] as number);
-      flush();
-      const journal = state.journal;
-      if (journal !== undefined) await finishLogged(journal, call, done);
+    };
+    const workers: Promise<void>[] = [];
+    for (let index = 0; index < Math.min(limit, calls.length); index++) workers.push(worker());
+    await Promise.all(workers);
+    // Calls that ended behind a paused one keep their results for whichever run answers them next.
+    for (let index = nextToAppend; index < calls.length; index++) {
+      const done = finished[index];
+      if (done !== undefined && done !== paused) holdResult(state, done);
     }
-  };
-  const workers: Promise<void>[] = [];
-  for (let index = 0; index < Math.min(limit, calls.length); index++) workers.push(worker());
-  await Promise.all(workers);
-  // Calls that ended behind a paused one keep their results for whichever run answers them next.
-  for (let index = nextToAppend; index < calls.length; index++) {
-    const done = finished[index];
-    if (done !== undefined && done !== paused) holdResult(state, done);
+    if (state.halt !== undefined) stopForHalt(context);
+    return results;
+  } finally {
+    for (const call of allCalls) context.state.pending.release(call.id);
   }
-  if (state.halt !== undefined) stopForHalt(context);
-  return results;
 }
 
 /** The admission of a call whose result a pause held: it is not checked or run again. */
@@ -201,19 +205,20 @@ function startCall(context: RunContext, call: ToolCallBlock, spans: number[], in
   const parent = state.turnSpan;
   spans[index * 2] = span;
   spans[index * 2 + 1] = parent;
-  state.shared.events.emit(EventKind.toolCallStart, state.turn, state.seq++, span, parent, 0, call);
+  state.events.emit(EventKind.toolCallStart, state.turn, state.seq++, span, parent, 0, call);
 }
 
 function endEvent(context: RunContext, finished: ToolCallEnd, span: number, parent: number): void {
   const state = context.state;
-  state.shared.events.emit(EventKind.toolCallEnd, state.turn, state.seq++, span, parent, 0, finished);
+  state.events.emit(EventKind.toolCallEnd, state.turn, state.seq++, span, parent, 0, finished);
 }
 
 /** Records the call and appends its result, unless the run already answered it (a tool that ignored its signal). */
 export function appendResult(context: RunContext, finished: ToolCallEnd): ToolResultMessage {
   const state = context.state;
   const call = finished.call;
-  if (!state.pending.has(call.id)) return answered(context, call);
+  // A run ended without its orchestrator answered the call as not run: nothing joins its history now.
+  if (!state.pending.has(call.id) || state.ended) return answered(context, call);
   const { content, isError } = finished;
   const result: ToolResultMessage = {
     role: 'toolResult',

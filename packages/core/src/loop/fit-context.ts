@@ -188,7 +188,7 @@ export async function fitContext(
     summarized,
     message: marker,
   });
-  return { ok: true, request: { ...request, messages: windowMessages(window, shared) } };
+  return { ok: true, request: { ...request, messages: context.modelMessages() } };
 }
 
 /** Appends the compaction record to the history and moves the window's view to it. */

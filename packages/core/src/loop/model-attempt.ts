@@ -6,6 +6,9 @@ import type { ModelEvent, ModelRequest, Provider } from '../provider/provider.js
 import { isProviderErrorKind, ProviderError } from '../provider/provider-error.js';
 import { EventKind } from '../events/run-events.js';
 import { type ModelCallWatch, watchModelCall } from './model-call-watch.js';
+import { StreamedCalls } from './streamed-calls.js';
+import { providerEditError, restoreView, viewChanged } from './history-view.js';
+import { ContractError } from '../orchestrator/contract-error.js';
 import type { RunContext } from './run-context.js';
 
 /**
@@ -63,6 +66,8 @@ export class ModelAttempt {
   #error: ProviderError | undefined;
   /** The text shown so far: kept when an abort cuts the stream off before the provider answers it. */
   #shown: string[] | undefined;
+  /** The tool calls streamed so far; made at the first tool-call event. */
+  #streamed: StreamedCalls | undefined;
 
   constructor(
     context: RunContext,
@@ -85,7 +90,7 @@ export class ModelAttempt {
     this.span = span;
     this.parentSpan = parent;
     if (request.model === state.settings.model) {
-      state.shared.events.emit(
+      state.events.emit(
         EventKind.messageStart,
         state.turn,
         state.seq++,
@@ -119,7 +124,8 @@ export class ModelAttempt {
     // Set before the provider runs, so a cut-off from the very start reaches this attempt.
     this.#watch.wake = this;
     // The run's calls share one signal and one options object (see SharedModelWatch); the
-    // signal is made when a provider first reads it.
+    // signal is made when a provider first reads it. The request's messages are a read-only
+    // view of the history, whose messages are frozen: nothing a provider does reaches it.
     this.#iterator = this.#provider.stream(this.#request, this.#watch.options)[Symbol.asyncIterator]();
     return this.next();
   }
@@ -178,12 +184,21 @@ export class ModelAttempt {
         (this.#shown ??= []).push(event.delta);
         const onTextDelta = this.#onTextDelta;
         if (onTextDelta !== undefined) onTextDelta(event.delta);
-        else state.shared.events.emit(EventKind.textDelta, state.turn, state.seq++, 0, 0, 0, event.delta);
+        else state.events.emit(EventKind.textDelta, state.turn, state.seq++, 0, 0, 0, event.delta);
         return false;
       }
       case 'thinking_delta':
         this.#visible = true;
-        state.shared.events.emit(EventKind.thinkingDelta, state.turn, state.seq++, 0, 0, 0, event.delta);
+        state.events.emit(EventKind.thinkingDelta, state.turn, state.seq++, 0, 0, 0, event.delta);
+        return false;
+      case 'toolcall_start':
+        (this.#streamed ??= new StreamedCalls()).start(event.id, event.name);
+        return false;
+      case 'toolcall_delta':
+        this.#streamed?.delta(event.id, event.delta);
+        return false;
+      case 'toolcall_end':
+        (this.#streamed ??= new StreamedCalls()).end(event.toolCall);
         return false;
       default:
         return false;
@@ -193,12 +208,18 @@ export class ModelAttempt {
   /** Records what the provider (or a callback) threw while the stream was read. */
   threw(thrown: unknown): void {
     const provider = this.#provider;
+    // The history's messages are frozen: a provider that edits its request in place fails on them.
+    const edit =
+      thrown instanceof TypeError &&
+      /read[- ]only|frozen|not extensible|object is not extensible/i.test(thrown.message)
+        ? ". It changed its request in place, but a request's messages are the agent's frozen history: copy what you change"
+        : '';
     this.#error = ProviderError.isInstance(thrown)
       ? thrown
       : new ProviderError({
           kind: 'fatal',
           provider: provider.name,
-          message: `Provider '${provider.name}' threw instead of reporting an error event: ${toAgentError(thrown).message}`,
+          message: `Provider '${provider.name}' threw instead of reporting an error event: ${toAgentError(thrown).message}${edit}`,
           cause: thrown,
         });
   }
@@ -211,6 +232,11 @@ export class ModelAttempt {
   /** Why the attempt failed, once `settle` said `failed`. */
   get error(): ProviderError | undefined {
     return this.#error;
+  }
+
+  /** The tool calls the stream showed, when it showed any: `finish` keeps those the final message lacks. */
+  get streamed(): StreamedCalls | undefined {
+    return this.#streamed;
   }
 
   /** True once the stream showed text or thinking: a retry then discards what the user saw. */
@@ -247,6 +273,19 @@ export class ModelAttempt {
         kind: 'network',
         provider: provider.name,
         message: `The model stream sent nothing for ${this.#idleMs} ms and was closed (streamIdleTimeoutMs).`,
+      });
+    }
+    // A provider that changed its request's list in place (the run's copy of the history): the
+    // history is unchanged, the copy is put back, and the call fails saying so.
+    if (request.messages === context.state.view && viewChanged(context.state)) {
+      restoreView(context.state);
+      const edit = providerEditError(provider.name);
+      message = undefined;
+      error = new ProviderError({
+        kind: 'fatal',
+        provider: provider.name,
+        message: edit.message,
+        cause: edit,
       });
     }
     if (message === undefined && error === undefined) {
@@ -289,7 +328,7 @@ export function endMessage(
 ): void {
   const state = context.state;
   if (error === undefined) {
-    state.shared.events.emit(EventKind.messageEnd, state.turn, state.seq++, span, parent, 0, message);
+    state.events.emit(EventKind.messageEnd, state.turn, state.seq++, span, parent, 0, message);
     return;
   }
   const event: AgentEventOf<'message_end'> = {

@@ -1,4 +1,6 @@
 import { AgentError } from '../errors/agent-error.js';
+import { ContractError } from '../orchestrator/contract-error.js';
+import type { RecoveredCall } from './streamed-calls.js';
 import type { AgentMessage, AssistantMessage, ToolCallBlock } from '../messages/messages.js';
 import { addUsage } from '../messages/usage.js';
 import type { ModelCallOptions, ModelCallResult } from '../orchestrator/orchestrator.js';
@@ -235,6 +237,8 @@ function failed(error: AgentError): ModelCallResult {
 function stopped(context: RunContext): ModelCallResult {
   const state = context.state;
   const reason = state.stopCause ?? 'aborted';
+  // Reported to the orchestrator: a model call or tool call it asks for after this is refused.
+  state.stopTold = true;
   return {
     ok: false,
     reason,
@@ -258,52 +262,84 @@ function keepPartial(context: RunContext, partial: AssistantMessage, options: Mo
 function finish(
   context: RunContext,
   provider: Provider,
-  message: AssistantMessage,
+  reply: AssistantMessage,
   options: ModelCallOptions,
   attempt: ModelAttempt,
 ): ModelCallResult {
   const state = context.state;
-  if (message.provider === undefined) message.provider = provider.name;
-  const usage = message.usage;
+  // The reply becomes the history's (and is frozen there). A reply the provider froze (one it
+  // reuses, say) is copied where core writes to it: a failed write says so, where asking
+  // Object.isFrozen first would cost about 45 ns per reply.
+  let message = reply;
+  const recovered = attempt.streamed?.missingFrom(message);
+  if (recovered !== undefined && recovered.length > 0)
+    message = withRecovered(context, message, recovered, provider);
+  if (message.provider === undefined) {
+    try {
+      message.provider = provider.name;
+    } catch {
+      message = { ...message, provider: provider.name };
+    }
+  }
+  let usage = message.usage;
   if (usage !== undefined) {
     if (usage.cost === undefined) {
       const pricing = provider.modelInfo?.(message.model ?? state.settings.model)?.pricing;
-      if (pricing !== undefined) usage.cost = costOf(usage, pricing);
+      if (pricing !== undefined) {
+        const cost = costOf(usage, pricing);
+        try {
+          usage.cost = cost;
+        } catch {
+          usage = { ...usage, cost };
+          message = { ...message, usage };
+        }
+      }
     }
     addUsage(state.usage, usage);
   }
+  // Set once a call of the reply is rewritten: the message and its content are then core's own copies.
+  let rewritten = false;
   let lastCall: ToolCallBlock | undefined;
   // Ids of this message's calls so far; a Set only from the second call on, as most turns make one.
   let ids: Set<string> | undefined;
   let history: Set<string> | undefined;
-  for (const block of message.content) {
+  const content = message.content;
+  for (let index = 0; index < content.length; index++) {
+    let block = content[index] as AssistantMessage['content'][number];
     if (block.type !== 'toolCall') continue;
     history ??= state.shared.toolCallIds ??= toolCallIdsOf(state.shared.messages);
+    const id: unknown = block.id;
+    const named = typeof id === 'string' && id !== '';
     // An id an earlier call of the history has: a provider would refuse the history, on every later turn too.
-    if (history.has(block.id)) return reusedId(context, message, block.id, attempt);
+    if (named && history.has(id)) return duplicateId(context, message, id, attempt, 'history');
     if (lastCall !== undefined && ids === undefined) ids = new Set([lastCall.id]);
-    // Some compatible servers repeat or omit ids; every call needs its own so its result pairs with it.
-    if (
-      typeof block.id !== 'string' ||
-      block.id === '' ||
-      state.pending.has(block.id) ||
-      ids?.has(block.id) === true
-    ) {
-      block.id = `call_${state.runId.slice(0, 8)}_${state.idCounter++}`;
-    }
-    ids?.add(block.id);
-    if (block.input === undefined) block.input = {};
-    else {
-      const problem = toolInputProblem(block.input);
-      // Kept as it came, such input would make every later request of the history fail to serialise or send.
-      if (problem !== undefined) {
-        block.input = {};
+    // Two calls of one reply with one id: their results could not be told apart. Never renamed silently.
+    if (named && (ids?.has(id) === true || lastCall?.id === id))
+      return duplicateId(context, message, id, attempt, 'reply');
+    let input = block.input;
+    const problem = input === undefined ? undefined : toolInputProblem(input);
+    // A call without an id gets one (nothing is renamed); input kept as it came would make every
+    // later request of the history fail to serialise or send.
+    if (!named || input === undefined || problem !== undefined) {
+      input = problem !== undefined || input === undefined ? {} : input;
+      block = {
+        ...block,
+        id: named ? (id as string) : `call_${state.runId.slice(0, 8)}_${state.idCounter++}`,
+        input,
+      };
+      // Never written into the provider's objects, which may be an earlier reply's (frozen, or shared).
+      if (!rewritten) {
+        message = { ...message, content: message.content.slice() };
+        rewritten = true;
+      }
+      (message.content as AssistantMessage['content'])[index] = block;
+      if (problem !== undefined)
         (state.refused ??= new Map()).set(
           block.id,
           `Tool call '${block.name}' was not run: ${problem}. Call it again with a JSON object of arguments that fits the tool's parameters.`,
         );
-      }
     }
+    ids?.add(block.id);
     lastCall = block;
   }
   // A response cut off by the output limit may end in a call whose input is incomplete: never run it.
@@ -323,8 +359,41 @@ function finish(
       total: { ...state.usage },
     });
   }
+  state.turnMessage = message;
   if (options.append !== false && message.content.length > 0) context.append(message);
   return { ok: true, message };
+}
+
+/**
+ * The reply with the tool calls its stream showed but its final message
+ * lacks: the model made them, so they are run (or answered) like any other.
+ * A call whose streamed arguments cannot be used is answered with an error
+ * saying so. Logged as a warning: the provider should put them in `done`.
+ */
+function withRecovered(
+  context: RunContext,
+  message: AssistantMessage,
+  recovered: readonly RecoveredCall[],
+  provider: Provider,
+): AssistantMessage {
+  const state = context.state;
+  for (const { block, problem } of recovered) {
+    if (problem === undefined) continue;
+    (state.refused ??= new Map()).set(
+      block.id,
+      `Tool call '${block.name}' was not run: ${problem}. Call it again with a JSON object of arguments that fits the tool's parameters.`,
+    );
+  }
+  state.shared.logger.warn(
+    `provider '${provider.name}' streamed tool calls its final message lacks; they were kept from the stream. A provider's done message must hold every call it streamed.`,
+    { toolCallIds: recovered.map(({ block }) => block.id) },
+  );
+  const content = [...message.content, ...recovered.map(({ block }) => block)];
+  return {
+    ...message,
+    content,
+    stopReason: message.stopReason === 'end_turn' ? 'tool_use' : message.stopReason,
+  };
 }
 
 /** The ids of every tool call in `messages`. */
@@ -338,19 +407,24 @@ function toolCallIdsOf(messages: readonly AgentMessage[]): Set<string> {
   return ids;
 }
 
-/** Refuses a reply whose tool call reuses an id of the history: nothing of it is appended, and the run ends with the error. */
-function reusedId(
+/** Refuses a reply with a tool-call id it uses twice or an earlier call of the history has: nothing of it is appended, and the run ends with the error. */
+function duplicateId(
   context: RunContext,
   message: AssistantMessage,
   id: string,
   attempt: ModelAttempt,
+  where: 'history' | 'reply',
 ): ModelCallResult {
   const source = [message.provider, message.model]
     .filter((part) => part !== undefined && part !== '')
     .join(' ');
-  const error = new AgentError(
+  const what =
+    where === 'history'
+      ? `has a tool call with id '${id}', which an earlier call of this history already has`
+      : `has two tool calls with id '${id}'`;
+  const error = new ContractError(
     'duplicate_tool_call_id',
-    `The model's reply (${source || 'its provider'}) has a tool call with id '${id}', which an earlier call of this history already has. Providers refuse a history with two calls of one id, so the reply was not added and no tool ran. The provider or model should make unique ids; the conversation can go on with another prompt.`,
+    `The model's reply (${source || 'its provider'}) ${what}. Providers refuse a history with two calls of one id, and their results could not be told apart, so the reply was not added and no tool ran. The provider or model should make unique ids; the conversation can go on with another prompt.`,
   );
   endMessage(context, message, attempt.span, attempt.parentSpan);
   return { ok: false, reason: 'error', error };

@@ -5,11 +5,13 @@ import type { ToolCallBlock } from '../messages/messages.js';
  * leaves one or a few, so they are kept in two short arrays searched in
  * order: cheaper than a `Map`, whose table is made anew as it empties, once
  * per step. Adding a call whose id is already pending replaces it in place,
- * as `Map.set` would.
+ * as `Map.set` would. A call being run is marked (`claim`), so it is not run twice at once.
  */
 export class PendingCalls {
   readonly #ids: string[] = [];
   readonly #calls: ToolCallBlock[] = [];
+  /** Whether each call is running now (`claim`): a second run of it is refused. */
+  readonly #running: boolean[] = [];
 
   get size(): number {
     return this.#ids.length;
@@ -33,6 +35,27 @@ export class PendingCalls {
     }
     this.#ids.push(call.id);
     this.#calls.push(call);
+    this.#running.push(false);
+  }
+
+  /** Marks the pending call with this id as running and returns it; undefined when none is pending or it already runs. */
+  claim(id: string): ToolCallBlock | undefined {
+    const index = this.#ids.indexOf(id);
+    if (index === -1 || this.#running[index] === true) return undefined;
+    this.#running[index] = true;
+    return this.#calls[index];
+  }
+
+  /** True while the pending call with this id runs. */
+  running(id: string): boolean {
+    const index = this.#ids.indexOf(id);
+    return index !== -1 && this.#running[index] === true;
+  }
+
+  /** Ends the run of a call that is still pending (it paused, or its run was refused). */
+  release(id: string): void {
+    const index = this.#ids.indexOf(id);
+    if (index !== -1) this.#running[index] = false;
   }
 
   /** Removes the call with this id; false when none is pending. */
@@ -43,9 +66,11 @@ export class PendingCalls {
     if (index === ids.length - 1) {
       ids.pop();
       this.#calls.pop();
+      this.#running.pop();
     } else {
       ids.splice(index, 1);
       this.#calls.splice(index, 1);
+      this.#running.splice(index, 1);
     }
     return true;
   }

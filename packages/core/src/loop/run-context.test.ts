@@ -79,6 +79,10 @@ describe('ctx.modelMessages()', () => {
       orchestrator: recording([], live),
     });
     await plain.prompt('hi').result();
-    expect(live[0]).toBe(plain.messages);
+    // The run's copy of the history: it grows with it, and a change to it never reaches the history.
+    expect(live[0]).toEqual(plain.messages);
+    expect(live[0]?.length).toBe(plain.messages.length);
+    (live[0] as Message[]).push({ role: 'user', content: 'sneaked in' });
+    expect(plain.messages.length).toBe(3);
   });
 });

@@ -1,8 +1,7 @@
 import type { TerminateReason } from '../result/agent-result.js';
 import { AgentError, toAgentError } from '../errors/agent-error.js';
 import type { AgentEvent, AgentEventInput } from '../events/agent-event.js';
-import { windowMessages } from './fit-context.js';
-import { isModelMessage } from '../messages/messages.js';
+import { sentMessages } from './sent-messages.js';
 import type {
   AgentMessage,
   AssistantMessage,
@@ -18,11 +17,27 @@ import type {
   RunSettings,
 } from '../orchestrator/orchestrator.js';
 import type { ToolSpec } from '../provider/provider.js';
-import type { AnyTool } from '../tool/tool.js';
 import { EventKind } from '../events/run-events.js';
 import { callModel } from './call-model.js';
 import { appendResult, executeTool, executeTools } from './execute-tool.js';
 import { takeHeld } from './held-results.js';
+import {
+  answerLater,
+  checkEmitted,
+  claimBatch,
+  claimCall,
+  danglingIn,
+  plainState,
+  refuseLater,
+  runEndedError,
+  stoppedError,
+  stopReason,
+  unansweredError,
+} from './context-checks.js';
+import { ContractError } from '../orchestrator/contract-error.js';
+import type { OrchestratorTool } from '../orchestrator/orchestrator.js';
+import { freezeMessage } from './freeze-message.js';
+import { historyView, orchestratorEditError, restoreView, viewChanged } from './history-view.js';
 import type { RunState } from './run-state.js';
 import { guardModelCall } from './guard-check.js';
 import { RunAccess } from './tool-run-access.js';
@@ -45,17 +60,27 @@ export class RunContext implements OrchestratorContext {
   }
 
   get aborted(): boolean {
-    return this.state.stopCause !== undefined;
+    const state = this.state;
+    if (state.stopCause === undefined) return false;
+    // Read as true: the orchestrator knows, and a helper it calls next is refused.
+    state.stopTold = true;
+    return true;
   }
 
   get runId(): string {
     return this.state.runId;
   }
   get messages(): readonly AgentMessage[] {
-    return this.state.shared.messages;
+    return historyView(this.state);
   }
-  get tools(): readonly AnyTool[] {
-    return this.state.tools;
+  get tools(): readonly OrchestratorTool[] {
+    return this.state.toolViews;
+  }
+  get resuming(): boolean {
+    return this.state.resuming;
+  }
+  get savedState(): unknown {
+    return this.state.savedState;
   }
   get toolSpecs(): readonly ToolSpec[] {
     return this.state.toolSpecs;
@@ -78,49 +103,68 @@ export class RunContext implements OrchestratorContext {
 
   nextTurn(): TerminateReason | undefined {
     const state = this.state;
+    if (state.ended) return state.stopped ?? 'aborted';
+    const stop = this.#stopReason();
+    if (stop !== undefined) {
+      this.#stop(stop);
+      state.stopTold = true;
+      return stop;
+    }
+    this.#openTurn();
+    return undefined;
+  }
+
+  #openTurn(): void {
+    const state = this.state;
+    // A turn the orchestrator left open ends here, so every turn_start has its turn_end.
+    if (state.turnOpen) this.#closeTurn(state.turnMessage);
+    state.turn++;
+    const span = state.spans.open();
+    state.turnSpan = span;
+    state.turnOpen = true;
+    state.turnCalled = false;
+    state.turnMessage = undefined;
+    state.events.emit(EventKind.turnStart, state.turn, state.seq++, span, 0, 0, undefined);
+  }
+
+  /** The reason the next turn may not start: a stop, a halt, a limit reported or reached, the guard. */
+  #stopReason(): TerminateReason | undefined {
+    const state = this.state;
     // stopCause is set by the run's first abort listener, so it mirrors signal.aborted without the getter.
-    if (state.stopCause !== undefined) return state.stopCause;
-    if (state.halt !== undefined) return state.halt.reason;
+    const stopped = stopReason(state);
+    if (stopped !== undefined) return stopped;
     if (state.turn >= state.settings.maxTurns) return 'max_turns';
     const maxTokens = state.shared.options.limits?.maxTokens;
     if (maxTokens !== undefined && state.usage.input + state.usage.output >= maxTokens) return 'max_tokens';
     const governance = state.governance;
-    if (governance?.guard !== undefined) {
-      const stop = guardModelCall(this, governance);
-      if (stop !== undefined) return stop;
-    }
-    state.turn++;
-    const span = state.spans.open();
-    state.turnSpan = span;
-    state.shared.events.emit(EventKind.turnStart, state.turn, state.seq++, span, 0, 0, undefined);
+    if (governance?.guard !== undefined) return guardModelCall(this, governance);
     return undefined;
+  }
+
+  /** Records that the run was told to stop; the first time, the orchestrator's grace to return starts. */
+  #stop(reason: TerminateReason): void {
+    const state = this.state;
+    if (state.stopped !== undefined) return;
+    state.stopped = reason;
+    state.onStop?.();
+  }
+
+  #closeTurn(message: AssistantMessage | undefined): void {
+    const state = this.state;
+    state.turnOpen = false;
+    state.events.emit(EventKind.turnEnd, state.turn, state.seq++, state.turnSpan, 0, 0, message);
+  }
+
+  /** Ends a turn the orchestrator left open when the run ends. */
+  closeOpenTurn(): void {
+    if (this.state.turnOpen) this.#closeTurn(this.state.turnMessage);
   }
 
   modelMessages(): readonly Message[] {
     const state = this.state;
-    const shared = state.shared;
-    const history = shared.messages;
-    // A context window keeps its own view: the compacted history, converted.
-    const window = shared.contextWindow;
-    if (window !== undefined) return windowMessages(window, shared);
-    const convert = shared.options.convertToLlm;
-    // The live history, not a copy: without app-defined messages there is nothing to convert.
-    if (convert === undefined && shared.customMessages === 0) return history as Message[];
-    const cached = state.modelView;
-    if (cached !== undefined && state.modelViewLength === history.length) return cached;
-    let view: Message[];
-    if (convert !== undefined) view = [...convert(history)];
-    else if (cached !== undefined && state.modelViewLength < history.length) {
-      // The history only grows during a run: filter what was added since the last call.
-      view = cached;
-      for (let index = state.modelViewLength; index < history.length; index++) {
-        const message = history[index] as AgentMessage;
-        if (isModelMessage(message)) view.push(message);
-      }
-    } else view = history.filter(isModelMessage);
-    state.modelView = view;
-    state.modelViewLength = history.length;
-    return view;
+    const sent = sentMessages(state);
+    // The history itself: handed out as the run's copy of it, as ctx.messages is.
+    return sent === state.shared.messages ? (historyView(state) as Message[]) : sent;
   }
 
   systemPrompt(): string | undefined {
@@ -137,14 +181,55 @@ export class RunContext implements OrchestratorContext {
 
   endTurn(message?: AssistantMessage): void {
     const state = this.state;
-    state.shared.events.emit(EventKind.turnEnd, state.turn, state.seq++, state.turnSpan, 0, 0, message);
+    if (state.ended) throw runEndedError('endTurn');
+    if (state.turnOpen) this.#closeTurn(message);
   }
 
   callModel(options?: ModelCallOptions): Promise<ModelCallResult> {
-    const journal = this.state.journal;
+    const state = this.state;
+    if (state.ended) return refuseLater(runEndedError('callModel'));
+    let stop = stopReason(state);
+    if (stop === undefined) {
+      if (viewChanged(state)) {
+        restoreView(state);
+        return refuseLater(orchestratorEditError('ctx.callModel()'));
+      }
+      if (state.pending.size > 0) return refuseLater(unansweredError(state.pending.list()));
+      const given = options?.messages;
+      if (given !== undefined) {
+        const dangling = danglingIn(given);
+        if (dangling.length > 0) return refuseLater(unansweredError(dangling));
+      }
+      // Every model call is a turn: one made without nextTurn(), or a second in a turn, starts its own.
+      if (!state.turnOpen || state.turnCalled) {
+        stop = this.#stopReason();
+        if (stop === undefined) this.#openTurn();
+      }
+    }
+    if (stop !== undefined) return this.#refuseCall(stop);
+    state.turnCalled = true;
+    const journal = state.journal;
     // One shared empty object for the common call without options: none allocated per step.
     if (journal === undefined) return callModel(this, options ?? noOptions);
     return this.#flushThenCall(journal, options ?? noOptions);
+  }
+
+  /**
+   * A model call the stopped run will not make: the first after a stop the
+   * orchestrator was not told of yet ends `ok: false` with the reason; any
+   * later one rejects. Both after a macrotask, so no loop can starve timers.
+   */
+  #refuseCall(stop: TerminateReason): Promise<ModelCallResult> {
+    const state = this.state;
+    this.#stop(stop);
+    const error = stoppedError(state, 'callModel');
+    if (state.stopTold) return refuseLater(error);
+    state.stopTold = true;
+    return answerLater({
+      ok: false,
+      reason: stop as Extract<ModelCallResult, { ok: false }>['reason'],
+      error,
+    });
   }
 
   /** Makes every message appended so far durable before the model sees it. */
@@ -158,15 +243,30 @@ export class RunContext implements OrchestratorContext {
   }
 
   executeTool(call: ToolCallBlock): Promise<ToolResultMessage> {
-    return executeTool(this, call);
+    const state = this.state;
+    // A stop the orchestrator was told of refuses the call; one it was not yet told of answers it as not run.
+    if (state.ended || (state.stopTold && stopReason(state) !== undefined))
+      return refuseLater(stoppedError(state, 'executeTool'));
+    const claimed = claimCall(state, call, 'executeTool');
+    if (claimed instanceof ContractError) return refuseLater(claimed);
+    return executeTool(this, claimed);
   }
 
   executeTools(calls: readonly ToolCallBlock[]): Promise<ToolResultMessage[]> {
-    return executeTools(this, calls);
+    const state = this.state;
+    if (state.ended || (state.stopTold && stopReason(state) !== undefined))
+      return refuseLater(stoppedError(state, 'executeTools'));
+    const claimed = claimBatch(state, calls);
+    if (claimed instanceof ContractError) return refuseLater(claimed);
+    return executeTools(this, claimed);
   }
 
   skipTool(call: ToolCallBlock, reason: string): ToolResultMessage {
-    return this.#answerUnrun(call, `Tool call skipped: ${reason}`, reason);
+    const state = this.state;
+    if (state.ended) throw runEndedError('skipTool');
+    const claimed = claimCall(state, call, 'skipTool');
+    if (claimed instanceof ContractError) throw claimed;
+    return this.#answerUnrun(claimed, `Tool call skipped: ${reason}`, reason);
   }
 
   /**
@@ -217,6 +317,8 @@ export class RunContext implements OrchestratorContext {
     source: (() => AgentMessage[]) | undefined,
     type: 'steering' | 'follow_up',
   ): AgentMessage[] {
+    // A run that ended takes nothing more: the queues belong to the agent's next run.
+    if (this.state.ended) return [];
     const fromSource = source?.();
     if (queue.length === 0 && (fromSource === undefined || fromSource.length === 0)) return [];
     // Taken from the queue and appended in one synchronous step: a message is always in exactly one place.
@@ -240,6 +342,7 @@ export class RunContext implements OrchestratorContext {
 
   append(message: AgentMessage): void {
     const state = this.state;
+    if (state.ended) throw runEndedError('append');
     const role = (message as { role: string }).role;
     if (role === 'toolResult') {
       const id = (message as ToolResultMessage).toolCallId;
@@ -250,11 +353,14 @@ export class RunContext implements OrchestratorContext {
         );
       }
     } else if (state.pending.size > 0) {
-      for (const call of state.pending.list()) {
-        this.skipTool(call, 'a new message arrived before it could run.');
-      }
+      const reason = 'a new message arrived before it could run.';
+      for (const call of state.pending.list())
+        this.#answerUnrun(call, `Tool call skipped: ${reason}`, reason);
     }
-    state.shared.messages.push(message);
+    // Frozen as it joins: a provider or listener handed the history cannot change it in place.
+    state.shared.messages.push(freezeMessage(message));
+    // The run's copy of the history handed out keeps in step.
+    state.view?.push(message);
     if (state.journal !== undefined) state.journal.message(message);
     if (role === 'assistant') {
       const assistant = message as AssistantMessage;
@@ -272,10 +378,11 @@ export class RunContext implements OrchestratorContext {
 
   emit(event: AgentEventInput): void {
     const state = this.state;
+    if (state.ended) throw runEndedError('emit');
     // Deltas come by the dozen per step (ReAct streams its answer through here): kept as
     // records like the loop's own, as a spread of inputs of many shapes is a slow generic copy.
     if (event.type === 'text_delta' || event.type === 'thinking_delta') {
-      state.shared.events.emit(
+      state.events.emit(
         event.type === 'text_delta' ? EventKind.textDelta : EventKind.thinkingDelta,
         state.turn,
         state.seq++,
@@ -286,6 +393,7 @@ export class RunContext implements OrchestratorContext {
       );
       return;
     }
+    checkEmitted(event.type);
     // Not a spread: on Node 20 a spread of inputs of many shapes (governance events, a subagent's
     // forwarded events) is a slow generic copy, about 1 µs, where Object.assign takes a fifth of it.
     // Assign would set an own `__proto__` key as the prototype, so such an input is spread.
@@ -299,7 +407,12 @@ export class RunContext implements OrchestratorContext {
 
   /** Hands an event to the run's channel and the agent's listeners. */
   deliver(event: AgentEvent): void {
-    this.state.shared.events.deliver(event);
+    this.state.events.deliver(event);
+  }
+
+  saveState(state: unknown): void {
+    if (this.state.ended) throw runEndedError('saveState');
+    this.state.orchestratorState = plainState(state);
   }
 
   /** Gives every unanswered call an error result, so the history stays valid whatever ended the run. */

@@ -13,6 +13,13 @@ export interface RunLimits {
   timeoutMs?: number;
   /** Token budget per run (input plus output), checked before each model call. */
   maxTokens?: number;
+  /**
+   * How long core waits, once a run has stopped (abort, timeout, a limit or a
+   * pause), for the orchestrator's `run()` to return; then it ends the run
+   * itself with `error` (`orchestrator_unresponsive`), so `result()` settles
+   * and the agent takes prompts again. Default 1000.
+   */
+  stopGraceMs?: number;
 }
 
 /** What a system prompt function gets to build the prompt for one model call. */

@@ -7,7 +7,7 @@ import type { AgentEvent } from '../events/agent-event.js';
 import type { SpanIds } from '../trace/span-ids.js';
 import type { Logger } from '../logger/logger.js';
 import type { AgentMessage, AssistantMessage, Message, Usage } from '../messages/messages.js';
-import type { RunSettings } from '../orchestrator/orchestrator.js';
+import type { OrchestratorTool, RunSettings } from '../orchestrator/orchestrator.js';
 import type { ToolSpec } from '../provider/provider.js';
 import type { PreparedTool } from '../tool/prepare-tool.js';
 import type { AnyTool } from '../tool/tool.js';
@@ -47,6 +47,11 @@ export interface AgentShared {
   logger: Logger;
   /** Pending approvals and tools allowed always: plain JSON, kept between runs. */
   approvals: ApprovalMemory;
+  /**
+   * The plain-JSON state the orchestrator saved (`ctx.saveState`) in the run
+   * that paused, handed back on resume; undefined when the last run did not pause.
+   */
+  orchestratorState: unknown;
   /** Set from `options.contextWindow`; undefined costs model calls one check. */
   contextWindow?: ContextWindow | undefined;
   /**
@@ -63,6 +68,8 @@ export interface RunState {
   readonly runId: string;
   readonly settings: RunSettings;
   readonly tools: readonly AnyTool[];
+  /** The tools as the orchestrator gets them: without a way to run them outside the gate. */
+  readonly toolViews: readonly OrchestratorTool[];
   readonly toolsByName: ReadonlyMap<string, PreparedTool>;
   readonly toolSpecs: readonly ToolSpec[];
   /** How the run is stopped; its signal is made only when something reads it. */
@@ -73,6 +80,33 @@ export interface RunState {
    */
   stopCause: 'aborted' | 'timeout' | undefined;
   turn: number;
+  /** True from a turn's `turn_start` to its `turn_end`. */
+  turnOpen: boolean;
+  /** True once the open turn made its model call: the next call starts a turn of its own. */
+  turnCalled: boolean;
+  /** The reply of the open turn's model call, for the `turn_end` core emits when the orchestrator does not. */
+  turnMessage: AssistantMessage | undefined;
+  /** A limit or halt the run was told of (by `nextTurn` or a refused model call): no model call or tool runs after it. */
+  stopped: TerminateReason | undefined;
+  /**
+   * True once the orchestrator was told the run stopped (`nextTurn` gave a
+   * reason, a model call ended `ok: false` for the stop, `ctx.aborted` read
+   * true): a model call or tool call it asks for after that is refused.
+   */
+  stopTold: boolean;
+  /** True once the run's result is made: every helper refuses from then on. */
+  ended: boolean;
+  /** Called once when the run stops, to give the orchestrator `stopGraceMs` to return. */
+  onStop: (() => void) | undefined;
+  /** True for `agent.resume()`; `savedState` is what the paused run's orchestrator saved. */
+  readonly resuming: boolean;
+  readonly savedState: unknown;
+  /** What the orchestrator saved this run (`ctx.saveState`), stored with a pause. */
+  orchestratorState: unknown;
+  /** Where the run's events go: this run's own sink, and `noEvents` once the run has ended. */
+  events: EventSink;
+  /** The run's copy of the history handed out (see `historyView`), made on first use and kept in step by `append`. */
+  view: AgentMessage[] | undefined;
   seq: number;
   usage: Usage;
   /** The run's tool calls as they ended: the result's `ToolCallRecord`s are made from them when it ends. */

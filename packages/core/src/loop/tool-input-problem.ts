@@ -15,6 +15,12 @@ export const maxToolInputChars = 1_000_000;
 export function toolInputProblem(input: unknown): string | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     return `its input was ${input === null ? 'null' : Array.isArray(input) ? 'an array' : `a ${typeof input}`}, not a JSON object`;
+  const flat = flatInputChars(input as Record<string, unknown>);
+  if (flat >= 0) {
+    return flat > maxToolInputChars
+      ? `its input holds more than ${maxToolInputChars.toLocaleString('en-US')} characters`
+      : undefined;
+  }
   let chars = 0;
   // An explicit stack, not recursion: a hostile input must not overflow this check either.
   const values: unknown[] = [input];
@@ -41,4 +47,22 @@ export function toolInputProblem(input: unknown): string | undefined {
       return `its input holds more than ${maxToolInputChars.toLocaleString('en-US')} characters`;
   }
   return undefined;
+}
+
+/**
+ * The characters of an input whose values are all strings, numbers, booleans
+ * or null (most tool calls'), counted as `toolInputProblem` does, or -1 when
+ * a value is an object or an array: one pass over its keys, no stack.
+ */
+function flatInputChars(input: Record<string, unknown>): number {
+  let chars = 0;
+  const keys = Object.keys(input);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    const value = input[key];
+    if (typeof value === 'string') chars += key.length + value.length;
+    else if (typeof value === 'object' && value !== null) return -1;
+    else chars += key.length + 8;
+  }
+  return chars;
 }

@@ -38,7 +38,7 @@ export interface AgentResult<TOutput = unknown> {
   /** The agent's whole history after the run. */
   messages: readonly AgentMessage[];
   toolCalls: ToolCallRecord[];
-  /** Model calls made. */
+  /** Turns the run made: each model call is one (`maxTurns` counts them). */
   turns: number;
   usage: Usage;
   terminateReason: TerminateReason;
@@ -49,6 +49,11 @@ export interface AgentResult<TOutput = unknown> {
   outputValid?: boolean;
   /** With `await_user`: the calls waiting for a decision; pass decisions to `agent.resume()`. */
   pendingApprovals?: PendingApproval[];
+  /**
+   * With `await_user`: the plain-JSON state the orchestrator saved
+   * (`ctx.saveState`), stored with the pause and handed back on resume.
+   */
+  orchestratorState?: unknown;
   /**
    * Usage per agent, when other agents (subagents) spent tokens for this run:
    * this agent's own under its `name`, each subagent's under its name. `usage` is their sum.

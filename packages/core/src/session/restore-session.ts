@@ -86,6 +86,8 @@ export function replayRecords(state: SessionState, records: readonly SessionLogR
         state.status = statusAfterRun(event.reason);
         state.updatedAt = event.at;
         state.pendingApprovals = event.pendingApprovals ?? [];
+        if (event.orchestratorState === undefined) delete state.orchestratorState;
+        else state.orchestratorState = event.orchestratorState;
         if (event.alwaysAllowedTools !== undefined) state.alwaysAllowedTools = event.alwaysAllowedTools;
         if (event.trace !== undefined && state.trace === undefined) state.trace = event.trace;
         addUsage(state.usage, event.usage);

@@ -23,6 +23,8 @@ export type SessionEvent =
       pendingApprovals?: PendingApproval[];
       /** The tools a person allowed always, as of the run's end. */
       alwaysAllowedTools?: string[];
+      /** With a pause: the state the orchestrator saved, handed back to it on resume. */
+      orchestratorState?: unknown;
       /** The trace of the session's first run, recorded with that run's end. */
       trace?: { traceId: string; spanId?: string };
       /** Why a run that ended with `error` failed (secrets removed), so a viewer in any process can say. */

@@ -122,6 +122,7 @@ export class SessionJournal implements RunJournal {
       usage: result.usage,
       at,
       ...(pendingApprovals.length === 0 ? {} : { pendingApprovals }),
+      ...(result.orchestratorState === undefined ? {} : { orchestratorState: result.orchestratorState }),
       alwaysAllowedTools,
       ...(firstTrace === undefined ? {} : { trace: firstTrace }),
       ...(result.error === undefined
@@ -131,6 +132,8 @@ export class SessionJournal implements RunJournal {
     if (firstTrace !== undefined) state.trace = firstTrace;
     await this.flush();
     state.pendingApprovals = pendingApprovals;
+    if (result.orchestratorState === undefined) delete state.orchestratorState;
+    else state.orchestratorState = result.orchestratorState;
     state.alwaysAllowedTools = alwaysAllowedTools;
     state.status = statusAfterRun(result.terminateReason);
     state.updatedAt = at;

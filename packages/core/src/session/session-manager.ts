@@ -211,6 +211,7 @@ export class SessionManager {
       journal,
       pendingApprovals: state.pendingApprovals,
       alwaysAllowedTools: state.alwaysAllowedTools,
+      ...(state.orchestratorState === undefined ? {} : { orchestratorState: state.orchestratorState }),
     });
     return new Session(agent, journal);
   }

@@ -44,6 +44,8 @@ export interface SessionState {
   pendingApprovals: PendingApproval[];
   /** Tools a person allowed always in this session (`agent.alwaysAllowedTools`). */
   alwaysAllowedTools: string[];
+  /** With `await_user`: the plain-JSON state the orchestrator saved with the pause (`agent.orchestratorState`). */
+  orchestratorState?: unknown;
   /** Sequence number of the last events-log record included here; 0 when none. */
   lastSeq: number;
   /** The trace the session's latest run belongs to, when observability records one. */

@@ -1,18 +1,19 @@
-import { type Orchestrator, toolCallsOf } from '../index.js';
+import type { Orchestrator, OrchestratorContext, RunSettings } from '../index.js';
+import { stepOrchestrator } from '../testing/step-orchestrator.js';
 
-/** A tool loop like `stepOrchestrator` that runs each response's calls in parallel, for core's tests. */
+/** `stepOrchestrator` running each response's calls in parallel, whatever the agent's `toolExecution`, for core's tests. */
 export const toolsOrchestrator: Orchestrator = {
   name: 'parallel-steps',
-  async run(ctx) {
-    for (;;) {
-      const stop = ctx.nextTurn();
-      if (stop !== undefined) return { reason: stop };
-      const response = await ctx.callModel();
-      if (!response.ok) return { reason: response.reason, error: response.error };
-      const calls = toolCallsOf(response.message);
-      if (calls.length > 0) await ctx.executeTools(calls);
-      ctx.endTurn(response.message);
-      if (calls.length === 0) return { reason: 'completed' };
-    }
+  run(ctx) {
+    const settings: RunSettings = { ...ctx.settings, toolExecution: 'parallel' };
+    return stepOrchestrator.run(
+      new Proxy(ctx, {
+        get(target, key) {
+          if (key === 'settings') return settings;
+          const value = Reflect.get(target, key, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }) as OrchestratorContext,
+    );
   },
 };

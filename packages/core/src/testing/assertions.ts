@@ -1,4 +1,6 @@
 import { AgentError } from '../errors/agent-error.js';
+import type { AgentMessage } from '../messages/messages.js';
+import { type HistoryProblemsOptions, historyProblems } from '../messages/history-problems.js';
 
 /** Throws an `Error` with `message` unless `condition` holds. Needs no test framework. */
 export function check(condition: unknown, message: string): asserts condition {
@@ -39,4 +41,10 @@ export async function checkRejects(
   throw new Error(
     `${what}: expected a rejection with code '${code}', got ${outcome === undefined ? 'a success' : String(outcome)}`,
   );
+}
+
+/** Throws an `Error` listing what is wrong unless the history could be sent to any provider as it is (see `historyProblems`). */
+export function checkValidHistory(messages: readonly AgentMessage[], options?: HistoryProblemsOptions): void {
+  const problems = historyProblems(messages, options);
+  if (problems.length > 0) throw new Error(`The history has problems: ${problems.join('; ')}`);
 }

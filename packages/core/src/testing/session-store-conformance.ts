@@ -3,16 +3,11 @@ import { newSessionState } from '../session/session-state.js';
 import type { SessionStore } from '../session/session-store.js';
 import { check, checkRejects, checkSameJson } from './assertions.js';
 import { callOptionChecks } from './call-option-checks.js';
+import type { ConformanceHarness } from './conformance-case.js';
 import { depthChecks, storedDepthChecks } from './depth-checks.js';
 import { crossProcessChecks, leaseChecks, type StoreCheck, stoppedHolderChecks } from './lease-checks.js';
 import { sampleEvents, sampleSessionState } from './session-fixtures.js';
 import { summaryChecks } from './summary-checks.js';
-
-/** The test functions of the caller's framework: vitest's or `node:test`'s `test` and `describe` fit. */
-export interface ConformanceHarness {
-  test(name: string, body: () => Promise<void>): unknown;
-  describe?(name: string, body: () => void): unknown;
-}
 
 /** Options of `sessionStoreConformance`. */
 export interface ConformanceOptions {

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { anthropicErrorBody } from '@agent-core/test-support';
+import { afterAll, beforeAll } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -46,15 +48,8 @@ export function fixture(name: string): string {
   return readFileSync(new URL(`${name}.sse`, fixtureDirectory), 'utf8');
 }
 
-/** One SSE event as the API writes it: an `event:` line, a `data:` line, a blank line. */
-export function sseEvent(event: string, data: unknown): string {
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
 /** An API error body, as Anthropic sends with 4xx and 5xx responses. */
-export function errorBody(type: string, message: string): unknown {
-  return { type: 'error', error: { type, message }, request_id: 'req_test' };
-}
+export const errorBody = anthropicErrorBody;
 
 function writeJson(
   response: ServerResponse,
@@ -149,4 +144,25 @@ export async function startAnthropicServer(): Promise<AnthropicTestServer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The fake API of a test file: started before its tests (`beforeAll`) and
+ * closed after them. The handle it returns reaches the server once started,
+ * so tests use it as the server.
+ */
+export function useAnthropicServer(): AnthropicTestServer {
+  let started: AnthropicTestServer | undefined;
+  beforeAll(async () => {
+    started = await startAnthropicServer();
+  });
+  afterAll(() => started?.close());
+  return new Proxy({} as AnthropicTestServer, {
+    get(_target, key) {
+      if (started === undefined)
+        throw new Error('The fake Anthropic API starts in beforeAll: use it inside a test.');
+      const value = Reflect.get(started, key, started);
+      return typeof value === 'function' ? value.bind(started) : value;
+    },
+  });
 }

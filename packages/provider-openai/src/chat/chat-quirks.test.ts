@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventTypes } from '@agent-core/test-support';
+import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
+import { describe, expect, it } from 'vitest';
 import { openai } from '../openai.js';
-import { collectEvents, eventTypes, finalError, finalMessage } from '../test-support/collect-events.js';
 import {
   chatDone,
   chatEvent,
   fixtureEvents,
-  startFakeOpenAIServer,
+  useFakeOpenAIServer,
 } from '../test-support/fake-openai-server.js';
-import type { FakeOpenAIServer } from '../test-support/fake-openai-server.js';
 
-let server: FakeOpenAIServer;
-beforeAll(async () => {
-  server = await startFakeOpenAIServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useFakeOpenAIServer();
 
 const weatherTool = {
   name: 'get_weather',

@@ -1,19 +1,11 @@
+import { collectEvents, finalMessage } from '@agent-core/core/testing';
 import type { Message, ModelRequest } from '@agent-core/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openai } from '../openai.js';
 import type { OpenAIOptions } from '../openai-options.js';
-import { collectEvents, finalMessage } from '../test-support/collect-events.js';
-import { chatText, startFakeOpenAIServer } from '../test-support/fake-openai-server.js';
-import type { FakeOpenAIServer } from '../test-support/fake-openai-server.js';
+import { chatText, useFakeOpenAIServer } from '../test-support/fake-openai-server.js';
 
-let server: FakeOpenAIServer;
-beforeAll(async () => {
-  server = await startFakeOpenAIServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useFakeOpenAIServer();
 
 async function sent(request: ModelRequest, options: OpenAIOptions = {}): Promise<any> {
   server.reply({ events: chatText('ok') });

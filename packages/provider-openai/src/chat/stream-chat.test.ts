@@ -1,25 +1,19 @@
+import { eventTypes } from '@agent-core/test-support';
+import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
 import type { ModelRequest } from '@agent-core/core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openai } from '../openai.js';
 import type { OpenAIOptions } from '../openai-options.js';
-import { collectEvents, eventTypes, finalError, finalMessage } from '../test-support/collect-events.js';
 import {
   chatChunk,
   chatDone,
   chatText,
   fixtureEvents,
   startFakeOpenAIServer,
+  useFakeOpenAIServer,
 } from '../test-support/fake-openai-server.js';
-import type { FakeOpenAIServer } from '../test-support/fake-openai-server.js';
 
-let server: FakeOpenAIServer;
-beforeAll(async () => {
-  server = await startFakeOpenAIServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useFakeOpenAIServer();
 
 function provider(options: OpenAIOptions = {}) {
   return openai({ apiKey: 'sk-test', baseURL: `${server.origin}/v1`, ...options });

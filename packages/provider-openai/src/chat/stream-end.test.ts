@@ -1,7 +1,7 @@
+import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
 import type { ModelRequest } from '@agent-core/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openai } from '../openai.js';
-import { collectEvents, finalError, finalMessage } from '../test-support/collect-events.js';
 import { chatChunk, chatDone, startFakeOpenAIServer } from '../test-support/fake-openai-server.js';
 import type { FakeOpenAIServer } from '../test-support/fake-openai-server.js';
 

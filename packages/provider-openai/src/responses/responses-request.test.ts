@@ -1,20 +1,12 @@
+import { collectEvents, finalMessage } from '@agent-core/core/testing';
 import type { Message, ModelRequest } from '@agent-core/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openai } from '../openai.js';
 import type { OpenAIOptions } from '../openai-options.js';
-import { collectEvents, finalMessage } from '../test-support/collect-events.js';
-import { responsesEvent, startFakeOpenAIServer } from '../test-support/fake-openai-server.js';
-import type { FakeOpenAIServer } from '../test-support/fake-openai-server.js';
+import { responsesEvent, useFakeOpenAIServer } from '../test-support/fake-openai-server.js';
 import { encodeReasoningSignature } from './reasoning-signature.js';
 
-let server: FakeOpenAIServer;
-beforeAll(async () => {
-  server = await startFakeOpenAIServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useFakeOpenAIServer();
 
 const ok = [
   responsesEvent({

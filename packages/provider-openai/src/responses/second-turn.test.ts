@@ -4,7 +4,7 @@ import { loadSdk } from '../load-sdk.js';
 import { openai } from '../openai.js';
 import { fixtureEvents, responsesEvent, startFakeOpenAIServer } from '../test-support/fake-openai-server.js';
 import type { FakeOpenAIServer } from '../test-support/fake-openai-server.js';
-import { toolLoop } from '../test-support/tool-loop.js';
+import { stepOrchestrator } from '@agent-core/core/testing';
 
 // The turn after an answer sends that answer back as input. The local server refuses, like
 // llama.cpp's, any input item without its `type` and any assistant text not in `output_text` parts.
@@ -39,7 +39,7 @@ function agent() {
     provider: openai({ apiKey: 'sk-test', baseURL: `${server.origin}/v1`, api: 'responses' }),
     model: 'gpt-4.1-mini',
     tools: [echo],
-    orchestrator: toolLoop,
+    orchestrator: stepOrchestrator,
     retry: { maxRetries: 0 },
   });
 }

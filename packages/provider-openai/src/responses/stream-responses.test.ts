@@ -1,20 +1,13 @@
+import { eventTypes } from '@agent-core/test-support';
+import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
 import type { ModelRequest } from '@agent-core/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openai } from '../openai.js';
 import type { OpenAIOptions } from '../openai-options.js';
-import { collectEvents, eventTypes, finalError, finalMessage } from '../test-support/collect-events.js';
-import { fixtureEvents, responsesEvent, startFakeOpenAIServer } from '../test-support/fake-openai-server.js';
-import type { FakeOpenAIServer } from '../test-support/fake-openai-server.js';
+import { fixtureEvents, responsesEvent, useFakeOpenAIServer } from '../test-support/fake-openai-server.js';
 import { decodeReasoningSignature } from './reasoning-signature.js';
 
-let server: FakeOpenAIServer;
-beforeAll(async () => {
-  server = await startFakeOpenAIServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useFakeOpenAIServer();
 
 function provider(options: OpenAIOptions = {}) {
   return openai({ apiKey: 'sk-test', baseURL: `${server.origin}/v1`, api: 'responses', ...options });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { responsesInputProblem } from './responses-input-check.js';
 
 /** One scripted answer of the fake server. */
@@ -192,4 +193,28 @@ export function chatText(text: string, finishReason = 'stop', usage?: Record<str
 /** One Responses SSE event. */
 export function responsesEvent(event: { type: string } & Record<string, unknown>): string {
   return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/**
+ * The fake server of a test file: started before its tests (`beforeAll`),
+ * closed after them, its requests cleared before each test. The handle it
+ * returns reaches the server once started, so tests use it as the server.
+ */
+export function useFakeOpenAIServer(): FakeOpenAIServer {
+  let started: FakeOpenAIServer | undefined;
+  beforeAll(async () => {
+    started = await startFakeOpenAIServer();
+  });
+  afterAll(() => started?.close());
+  beforeEach(() => {
+    if (started !== undefined) started.requests.length = 0;
+  });
+  return new Proxy({} as FakeOpenAIServer, {
+    get(_target, key) {
+      if (started === undefined)
+        throw new Error('The fake OpenAI server starts in beforeAll: use it inside a test.');
+      const value = Reflect.get(started, key, started);
+      return typeof value === 'function' ? value.bind(started) : value;
+    },
+  });
 }

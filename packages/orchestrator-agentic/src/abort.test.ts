@@ -1,0 +1,43 @@
+import { Agent } from '@agent-core/core';
+import { checkValidHistory } from '@agent-core/core/testing';
+import { calculator } from '@agent-core/test-support';
+import { mock } from '@agent-core/provider-mock';
+import { describe, expect, it } from 'vitest';
+import { agentic } from './index.js';
+
+// Aborts that need a tool or a model of their own; an abort at every event of a run, sequential
+// and parallel, is the conformance kit's (conformance.test.ts).
+
+describe('abort', () => {
+  it('keeps the text streamed before an abort, without its tool calls', async () => {
+    const provider = mock({
+      turns: [{ text: 'abcdefghij', toolCalls: [{ name: 'calculator', input: { expression: '1+1' } }] }],
+      chunkSize: 2,
+    });
+    const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: agentic() });
+    let deltas = 0;
+    agent.subscribe((event) => {
+      if (event.type === 'text_delta' && ++deltas === 2) agent.abort();
+    });
+    const result = await agent.prompt('hi').result();
+    expect(result.terminateReason).toBe('aborted');
+    expect(result.messages.at(-1)).toMatchObject({
+      role: 'assistant',
+      stopReason: 'aborted',
+      content: [{ type: 'text', text: 'abcd' }],
+    });
+    checkValidHistory(result.messages);
+  });
+
+  it('a listener that throws does not break the run', async () => {
+    const agent = new Agent({
+      provider: mock({ turns: [{ text: 'fine' }] }),
+      model: 'm',
+      orchestrator: agentic(),
+    });
+    agent.subscribe(() => {
+      throw new Error('listener bug');
+    });
+    expect((await agent.prompt('hi').result()).text).toBe('fine');
+  });
+});
