@@ -36,6 +36,8 @@ import {
 } from './context-checks.js';
 import { ContractError } from '../orchestrator/contract-error.js';
 import type { OrchestratorTool } from '../orchestrator/orchestrator.js';
+import { drainQueue } from './drain-queue.js';
+import { stampedEvent } from './stamped-event.js';
 import { freezeMessage } from './freeze-message.js';
 import { historyView, orchestratorEditError, restoreView, viewChanged } from './history-view.js';
 import type { RunState } from './run-state.js';
@@ -304,40 +306,19 @@ export class RunContext implements OrchestratorContext {
 
   pollSteering(): AgentMessage[] {
     const shared = this.state.shared;
-    return this.#drain(shared.steeringQueue, shared.options.getSteeringMessages, 'steering');
+    return drainQueue(this, shared.steeringQueue, shared.options.getSteeringMessages, 'steering');
   }
 
   pollFollowUp(): AgentMessage[] {
     const shared = this.state.shared;
-    return this.#drain(shared.followUpQueue, shared.options.getFollowUpMessages, 'follow_up');
-  }
-
-  #drain(
-    queue: AgentMessage[],
-    source: (() => AgentMessage[]) | undefined,
-    type: 'steering' | 'follow_up',
-  ): AgentMessage[] {
-    // A run that ended takes nothing more: the queues belong to the agent's next run.
-    if (this.state.ended) return [];
-    const fromSource = source?.();
-    if (queue.length === 0 && (fromSource === undefined || fromSource.length === 0)) return [];
-    // Taken from the queue and appended in one synchronous step: a message is always in exactly one place.
-    const messages = queue.splice(0, queue.length);
-    if (fromSource !== undefined) messages.push(...fromSource);
-    const state = this.state;
-    for (const message of messages) {
-      // Appending first answers any unanswered calls as skipped, so the events follow the history's order.
-      this.append(message);
-      this.deliver({ type, runId: state.runId, turn: state.turn, seq: state.seq++, message });
-    }
-    return messages;
+    return drainQueue(this, shared.followUpQueue, shared.options.getFollowUpMessages, 'follow_up');
   }
 
   /** Moves messages queued while no run was active into the history, ahead of the prompt. */
   takeQueued(): void {
     const shared = this.state.shared;
-    this.#drain(shared.steeringQueue, undefined, 'steering');
-    this.#drain(shared.followUpQueue, undefined, 'follow_up');
+    drainQueue(this, shared.steeringQueue, undefined, 'steering');
+    drainQueue(this, shared.followUpQueue, undefined, 'follow_up');
   }
 
   append(message: AgentMessage): void {
@@ -394,15 +375,7 @@ export class RunContext implements OrchestratorContext {
       return;
     }
     checkEmitted(event.type);
-    // Not a spread: on Node 20 a spread of inputs of many shapes (governance events, a subagent's
-    // forwarded events) is a slow generic copy, about 1 µs, where Object.assign takes a fifth of it.
-    // Assign would set an own `__proto__` key as the prototype, so such an input is spread.
-    const input = event as Record<string, unknown>;
-    const stamped = Object.hasOwn(input, '__proto__') ? { ...input } : Object.assign({}, input);
-    stamped.runId = state.runId;
-    stamped.turn = state.turn;
-    stamped.seq = state.seq++;
-    this.deliver(stamped as unknown as AgentEvent);
+    this.deliver(stampedEvent(event, state.runId, state.turn, state.seq++));
   }
 
   /** Hands an event to the run's channel and the agent's listeners. */
