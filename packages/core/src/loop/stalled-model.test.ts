@@ -17,10 +17,11 @@ async function* stallsPolitely(
 }
 
 /** Never answers and never looks at its signal; after a while it yields text nobody should see. */
-function deaf(log: string[]) {
+function deaf(log: string[], silentMs = 50, onYield?: () => void) {
   return async function* (): AsyncGenerator<ModelEvent> {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, silentMs));
     log.push('deaf provider yielded');
+    onYield?.();
     yield { type: 'text_delta', delta: 'too late' };
     yield textDone('too late');
   };
@@ -38,13 +39,13 @@ function collect(agent: Agent): AgentEvent[] {
   return events;
 }
 
-/** An agent that gives up on a stream silent for 20 ms and retries at once. */
-function idleWatchedAgent(provider: Provider): Agent {
+/** An agent that gives up on a stream silent for `idleMs` (20 ms) and retries at once. */
+function idleWatchedAgent(provider: Provider, idleMs = 20): Agent {
   return new Agent({
     provider,
     model: 'm',
     orchestrator: stepOrchestrator,
-    streamIdleTimeoutMs: 20,
+    streamIdleTimeoutMs: idleMs,
     retry: { baseDelayMs: 1 },
   });
 }
@@ -174,17 +175,23 @@ describe('closing a provider stream', () => {
 describe('a call cut off while it waits for the provider', () => {
   it('goes on to its retry; what the cut-off attempt yields later reaches nobody', async () => {
     const log: string[] = [];
-    // The retry streams for about 100 ms, so the deaf attempt's late events come while the run goes on.
+    // The deaf attempt yields while the retry streams (the retry waits for it), so its late events
+    // come while the run goes on; a 300 ms idle timeout never mistakes the retry's gaps for a stall.
+    let deafYielded: () => void = () => {};
+    const heard = new Promise<void>((resolve) => {
+      deafYielded = resolve;
+    });
     async function* slowRetry(): AsyncGenerator<ModelEvent> {
       for (let index = 0; index < 20; index++) {
+        if (index === 1) await heard;
         await new Promise((resolve) => setTimeout(resolve, 5));
         yield { type: 'text_delta', delta: 'wait ' };
       }
       log.push('retry answered');
       yield textDone('second try');
     }
-    const provider = inlineProvider([deaf(log), slowRetry]);
-    const agent = idleWatchedAgent(provider);
+    const provider = inlineProvider([deaf(log, 350, () => deafYielded()), slowRetry]);
+    const agent = idleWatchedAgent(provider, 300);
     const events = collect(agent);
     const result = await agent.prompt('hi').result();
     expect(log).toEqual(['deaf provider yielded', 'retry answered']);
