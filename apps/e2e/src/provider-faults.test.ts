@@ -76,8 +76,9 @@ async function runCase(fault: FaultCase): Promise<void> {
       orchestrator: agentic(),
       retry: { maxRetries: mode === 'recover' ? 3 : 0, baseDelayMs: 1, maxDelayMs: 5 },
       // Small only where a stall cuts the reply short: elsewhere nothing waits on the clock, and a
-      // stall after a whole reply must end without it (the provider stops at the last event).
-      ...(kind === 'stall' && !finished ? { streamIdleTimeoutMs: 300 } : {}),
+      // stall after a whole reply must end without it (the provider stops at the last event). Not
+      // smaller: the cases run at once, and a loaded machine can keep a healthy stream quiet for 300 ms.
+      ...(kind === 'stall' && !finished ? { streamIdleTimeoutMs: 1_000 } : {}),
     });
     const followUp: AgentMessage = { role: 'user', content: 'And show your work.' };
     const steering: AgentMessage = { role: 'user', content: 'Use the calculator only once.' };
