@@ -6,12 +6,8 @@ import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHome, runCli } from './test-support/run-cli.js';
-import {
-  browserAvailable,
-  launchBrowser,
-  type StudioProcess,
-  startStudioCli,
-} from './test-support/studio-process.js';
+import { browserAvailable, launchBrowser } from '@agent-core/test-support/chromium';
+import { type StudioProcess, startStudioCli } from './test-support/studio-process.js';
 
 // `agent-core studio` as its users start it, driven by Debian's Chromium, beside `agent-core run`,
 // `approve` and `chat` as processes over the same store. The last test takes the README's screenshot.

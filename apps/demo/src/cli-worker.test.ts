@@ -5,12 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliEnvironment, makeHome, runCli } from './test-support/run-cli.js';
-import {
-  browserAvailable,
-  launchBrowser,
-  type StudioProcess,
-  startStudioCli,
-} from './test-support/studio-process.js';
+import { browserAvailable, launchBrowser } from '@agent-core/test-support/chromium';
+import { type StudioProcess, startStudioCli } from './test-support/studio-process.js';
 
 // `agent-core worker` as the README's quick start runs it: two worker processes on one PostgreSQL
 // store, prompts enqueued with `run --queue`, one worker killed with SIGKILL in the middle of a run.

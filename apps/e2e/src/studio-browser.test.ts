@@ -8,13 +8,8 @@ import { join } from 'node:path';
 import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  browserAvailable,
-  Child,
-  launchBrowser,
-  runPeer,
-  startStudioProcess,
-} from './test-support/studio-processes.js';
+import { browserAvailable, launchBrowser } from '@agent-core/test-support/chromium';
+import { Child, runPeer, startStudioProcess } from './test-support/studio-processes.js';
 
 // The studio as its users get it: a process over a file store and over PostgreSQL, driven by Debian's
 // Chromium through playwright-core; the sessions are made and raced by other processes.

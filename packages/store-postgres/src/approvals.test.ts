@@ -8,7 +8,7 @@ import { migrate } from './migrate.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { startWorker } from './test-support/child-process.js';
 import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import { until } from './test-support/until.js';
+import { until } from '@agent-core/test-support/until';
 
 let server: TestServer;
 let schema: string;

@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunWorker } from './run-worker.js';
 import { type Executions, noteAgent, storeWith } from './test-support/scripted-agent.js';
-import { until } from './test-support/until.js';
+import { until } from '@agent-core/test-support/until';
 
 let server: TestServer;
 

@@ -206,7 +206,7 @@ describe('RunWorker', () => {
               `SELECT attempts, max_attempts, last_error FROM "${schema}"._private_jobs WHERE last_error IS NOT NULL ORDER BY id`,
             )
           ).rows as { attempts: number; max_attempts: number; last_error: string }[];
-        const { until } = await import('./test-support/until.js');
+        const { until } = await import('@agent-core/test-support/until');
         const jobs = await until(async () => {
           const rows = await failed();
           return rows.length === 2 ? rows : undefined;
