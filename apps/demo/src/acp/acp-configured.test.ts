@@ -1,37 +1,29 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requestNoteField } from '@agent-core/cassette';
 import { restoreSession } from '@agent-core/core';
 import { FileSessionStore } from '@agent-core/store-file';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { beforeEach, expect, test } from 'vitest';
 import {
   type ReceivedRequest,
   type ScriptedReply,
   startCompatibleServer,
 } from '../test-support/compatible-server.js';
-import { type AcpProcess, type EditorOptions, startAcp } from './test-support/spawn-acp.js';
+import type { AcpProcess, EditorOptions } from './test-support/spawn-acp.js';
+import { useAcpTestFolder } from './test-support/acp-test-folder.js';
 
 // An editor session gets the agent the configuration describes: these tests give `agent-core acp`
 // a config file and a project, and read what the model server received.
 
 const echoServer = fileURLToPath(new URL('../test-support/echo-mcp-server.mjs', import.meta.url));
 
-let directory: string;
+const folder = useAcpTestFolder('agent-core-acp-configured-');
 let project: string;
-const started: AcpProcess[] = [];
-const servers: Awaited<ReturnType<typeof startCompatibleServer>>[] = [];
 beforeEach(async () => {
-  directory = await realpath(await mkdtemp(join(tmpdir(), 'agent-core-acp-configured-')));
-  project = join(directory, 'project');
+  project = join(folder.directory, 'project');
   await mkdir(join(project, '.agent-core'), { recursive: true });
-});
-afterEach(async () => {
-  for (const server of started.splice(0)) await server.quit();
-  for (const server of servers.splice(0)) await server.close();
-  await rm(directory, { recursive: true, force: true });
 });
 
 function textOf(content: ReceivedRequest['messages'][number]['content'] | unknown): string {
@@ -52,25 +44,22 @@ function script(request: ReceivedRequest): ScriptedReply {
 
 async function modelServer() {
   const server = await startCompatibleServer({ reply: script });
-  servers.push(server);
+  folder.closeAfter(server);
   return server;
 }
 
 async function writeConfig(lines: string[]) {
-  await mkdir(join(directory, 'config', 'agent-core'), { recursive: true });
-  await writeFile(join(directory, 'config', 'agent-core', 'config.toml'), `${lines.join('\n')}\n`);
+  await mkdir(join(folder.directory, 'config', 'agent-core'), { recursive: true });
+  await writeFile(join(folder.directory, 'config', 'agent-core', 'config.toml'), `${lines.join('\n')}\n`);
 }
 
-async function start(options: Partial<EditorOptions> = {}) {
-  const server = await startAcp({
-    dataDir: join(directory, 'data'),
+function start(options: Partial<EditorOptions> = {}) {
+  return folder.start({
     cwd: project,
-    env: { XDG_CONFIG_HOME: join(directory, 'config') },
+    env: { XDG_CONFIG_HOME: join(folder.directory, 'config') },
     permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }),
     ...options,
   });
-  started.push(server);
-  return server;
 }
 
 async function prompt(server: AcpProcess, sessionId: string, text: string) {
@@ -209,7 +198,7 @@ test('a window nobody knows is learned from the server refusing a request as too
       return script(request);
     },
   });
-  servers.push(local);
+  folder.closeAfter(local);
   await writeConfig([
     'provider = "local"',
     'tools = ["basic"]',
@@ -299,8 +288,7 @@ test('every configured model is in the picker by provider; picking the second se
   expect(other.requests.map((request) => (request as ReceivedRequest).model)).toEqual(['large']);
   expect((other.requests[0] as ReceivedRequest).messages.filter((m) => m.role === 'user')).toHaveLength(3);
 
-  await server.quit();
-  started.splice(started.indexOf(server), 1);
+  await folder.quit(server);
   server = await start();
   const loaded = await server.agent.request('session/load', { sessionId, cwd: project, mcpServers: [] });
   expect(loaded.configOptions?.find((option) => option.id === 'model')?.currentValue).toBe('other/large');
@@ -310,7 +298,7 @@ test('every configured model is in the picker by provider; picking the second se
   expect((other.requests[1] as ReceivedRequest).messages.filter((m) => m.role === 'user')).toHaveLength(4);
   // Every reply, before and after the pick, notes the request it answered, so the session replays whole.
   const { state: stored } = await restoreSession(
-    new FileSessionStore({ root: join(directory, 'data', 'sessions') }),
+    new FileSessionStore({ root: join(folder.directory, 'data', 'sessions') }),
     sessionId,
   );
   const notes = (stored?.messages ?? []).flatMap((message) =>
@@ -351,7 +339,7 @@ test('the permission prompt of an overwrite carries the file as the editor has i
 
 test('a project config the editor session cannot read is reported on stderr once', async () => {
   await writeConfig(['provider = "mock"']);
-  const elsewhere = join(directory, 'elsewhere');
+  const elsewhere = join(folder.directory, 'elsewhere');
   await mkdir(join(elsewhere, '.agent-core'), { recursive: true });
   await writeFile(join(elsewhere, '.agent-core', 'config.toml'), 'tools = ["shell"]\n');
   const server = await start();
