@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { instrument } from './instrument.js';
 import { formatSpanTree, spanTreeCollector } from './span-tree.js';
-import { loop } from './test-support/loop.js';
+import { stepOrchestrator } from '@agent-core/core/testing';
 
 const broken = defineTool({
   name: 'broken',
@@ -31,7 +31,7 @@ describe('formatSpanTree', () => {
       model: 'm',
       tools: [broken],
       retry: { baseDelayMs: 1 },
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     instrument(agent, { tracer: provider.getTracer('test'), agentName: 'helper' });
     await agent.prompt('go').result();
