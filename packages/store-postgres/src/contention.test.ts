@@ -38,7 +38,7 @@ describe('many processes, many sessions, one server', () => {
           String(index + 1),
         ]),
       );
-      const attempts = (await Promise.all(workers.map((worker) => worker.lines())))
+      const attempts = (await Promise.all(workers.map((worker) => worker.all())))
         .flat()
         .map((line) => JSON.parse(line) as { session: string; tag: string; outcome: string });
       expect(attempts).toHaveLength(48);

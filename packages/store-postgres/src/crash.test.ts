@@ -22,8 +22,8 @@ describe('a process killed in the middle of a tool call', () => {
     const store = new PostgresSessionStore({ connectionString: server.url, schema, leaseDurationMs: 1000 });
     try {
       const worker = startWorker('crash-worker.mjs', [server.url, schema, folder]);
-      const oldToken = await worker.line();
-      expect(await worker.line()).toBe('slow call started');
+      const oldToken = await worker.next();
+      expect(await worker.next()).toBe('slow call started');
       await killed(worker.child);
 
       const provider = mock({ chunkSize: 0, turns: () => ({ text: 'picked up' }) });
