@@ -1,7 +1,7 @@
 import { sessionStoreConformance } from '@agent-core/core/testing';
 import { describe, test } from 'vitest';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { usePostgresServer } from './test-support/postgres-server.js';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
 const { server, track } = usePostgresServer();
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from './migrate.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { startWorker } from './test-support/child-process.js';
-import { usePostgresServer } from './test-support/postgres-server.js';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
 const { server } = usePostgresServer();
 

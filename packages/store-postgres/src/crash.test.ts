@@ -10,7 +10,7 @@ import { PostgresSessionLease } from './postgres-session-lease.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { killed, startWorker } from './test-support/child-process.js';
 import { until } from '@agent-core/test-support/until';
-import { usePostgresServer } from './test-support/postgres-server.js';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
 const { server } = usePostgresServer();
 

@@ -2,7 +2,7 @@ import { newSessionState } from '@agent-core/core';
 import { describe, expect, it } from 'vitest';
 import { migrate } from './migrate.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { usePostgresServer } from './test-support/postgres-server.js';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
 const { server, track } = usePostgresServer();
 

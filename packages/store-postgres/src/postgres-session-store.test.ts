@@ -14,7 +14,7 @@ import { migrate } from './migrate.js';
 import { openPool } from './postgres-pool.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { quietPool } from '@agent-core/test-postgres';
-import { usePostgresServer } from './test-support/postgres-server.js';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
 const { server, track } = usePostgresServer();
 

@@ -2,7 +2,7 @@ import { newSessionState } from '@agent-core/core';
 import { sampleEvents } from '@agent-core/core/testing';
 import { describe, expect, it } from 'vitest';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { usePostgresServer } from './test-support/postgres-server.js';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
 const { server } = usePostgresServer();
 

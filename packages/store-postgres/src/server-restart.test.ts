@@ -4,7 +4,7 @@ import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { until } from '@agent-core/test-support/until';
-import { usePostgresServer } from './test-support/postgres-server.js';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
 // This test stops the server, so it always starts its own, even when AGENT_CORE_PG_URL names one.
 const { server } = usePostgresServer({ embedded: true });

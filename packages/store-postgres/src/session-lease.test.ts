@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { PostgresSessionLease } from './postgres-session-lease.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { until } from '@agent-core/test-support/until';
-import { usePostgresServer } from './test-support/postgres-server.js';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
 const { server, track } = usePostgresServer();
 
