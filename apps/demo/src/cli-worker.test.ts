@@ -2,21 +2,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
+import { describe, expect, it } from 'vitest';
 import { cli, cliEnvironment, makeHome, runCli } from './test-support/run-cli.js';
 import { browserAvailable, launchBrowser } from '@agent-core/test-support/chromium';
 import { type StudioProcess, startStudioCli } from './test-support/studio-process.js';
 
 // `agent-core worker` as the README's quick start runs it: two worker processes on one PostgreSQL
 // store, prompts enqueued with `run --queue`, one worker killed with SIGKILL in the middle of a run.
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const { server } = usePostgresServer({ startTimeoutMs: 120_000 });
 
 /** A home whose config gives workers a short lease, so a dead worker's run moves on within a second or two. */
 function workerHome(): string {

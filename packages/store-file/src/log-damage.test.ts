@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   historyProblems,
@@ -12,18 +11,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';
 import { answer, toolCall, toolResult, toolRun, user } from './test-support/session-events.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
 
-const directories: string[] = [];
+const root = useTemporaryRoots('store-file-damage-');
 afterEach(async () => {
   vi.restoreAllMocks();
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
 });
-
-async function root(): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'store-file-damage-'));
-  directories.push(folder);
-  return folder;
-}
 
 /** A session whose log holds one run with a tool call: six records, none in the snapshot. */
 async function sessionWithRun(folder: string, id = 's'): Promise<string> {

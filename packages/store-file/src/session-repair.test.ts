@@ -1,5 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   historyProblems,
@@ -11,21 +10,13 @@ import {
   SessionManager,
 } from '@agent-core/core';
 import { stepOrchestrator } from '@agent-core/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';
 import { answer, toolCall, toolResult, toolRun, user } from './test-support/session-events.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
 
-const directories: string[] = [];
-afterEach(async () => {
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
-});
-
-async function root(): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'store-file-repair-'));
-  directories.push(folder);
-  return folder;
-}
+const root = useTemporaryRoots('store-file-repair-');
 
 const quiet = () => recordingLogger().logger;
 

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { readFile, truncate, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import {
   newSessionState,
@@ -16,19 +16,13 @@ import { type FileOperations, nodeFileOperations } from './file-operations.js';
 import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';
 import { answer, runOf, toolRun, user } from './test-support/session-events.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
 
-const directories: string[] = [];
+const root = useTemporaryRoots('store-file-follow-');
 const children: ChildProcess[] = [];
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
 });
-
-async function root(): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'store-file-follow-'));
-  directories.push(folder);
-  return folder;
-}
 
 /** A store that counts the reads of snapshots, tail reads of logs and summary writes it makes. */
 function counted(folder: string, operations: Partial<FileOperations> = {}) {

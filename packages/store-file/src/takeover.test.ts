@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -13,9 +12,10 @@ import {
 import { type LineProcess, startLineProcess } from '@agent-core/test-support/line-process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
 
 const fixture = join(import.meta.dirname, '__fixtures__', 'takeover-child.mjs');
-const directories: string[] = [];
+const temporaryRoot = useTemporaryRoots('store-file-takeover-');
 const children: ChildProcess[] = [];
 afterEach(async () => {
   for (const child of children.splice(0)) {
@@ -24,7 +24,6 @@ afterEach(async () => {
       child.kill('SIGKILL');
     }
   }
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
 });
 
 /** A child of `takeover-child.mjs`, with its stdout as lines and a stdin for its go signal. */
@@ -35,8 +34,7 @@ function start(args: string[]): LineProcess {
 }
 
 async function rootWith(id: string): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'store-file-takeover-'));
-  directories.push(folder);
+  const folder = await temporaryRoot();
   await new FileSessionStore({ root: folder }).save(newSessionState({ id }), { expectedVersion: 0 });
   return folder;
 }

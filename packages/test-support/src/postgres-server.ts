@@ -12,9 +12,12 @@ export interface PostgresTestFile {
 /**
  * Starts one PostgreSQL server before a test file's tests and stops it after them, and closes
  * every tracked store after each test. Call it at the top of the file; `embedded` as for
- * `startTestServer` (a file that stops the server needs its own).
+ * `startTestServer` (a file that stops the server needs its own); `startTimeoutMs` where a start may
+ * take longer than the file's hook timeout.
  */
-export function usePostgresServer(options: { embedded?: boolean } = {}): PostgresTestFile {
+export function usePostgresServer(
+  options: { embedded?: boolean; startTimeoutMs?: number } = {},
+): PostgresTestFile {
   let started: TestServer | undefined;
   const opened: { close(): Promise<void> }[] = [];
   const current = (): TestServer => {
@@ -23,8 +26,8 @@ export function usePostgresServer(options: { embedded?: boolean } = {}): Postgre
     return started;
   };
   beforeAll(async () => {
-    started = await startTestServer(options);
-  });
+    started = await startTestServer({ embedded: options.embedded });
+  }, options.startTimeoutMs);
   afterEach(async () => {
     for (const store of opened.splice(0)) await store.close();
   });
