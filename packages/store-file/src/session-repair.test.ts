@@ -13,8 +13,9 @@ import { stepOrchestrator } from '@agent-core/core/testing';
 import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';
-import { answer, toolCall, toolResult, toolRun, user } from './test-support/session-events.js';
+import { answer, toolRun, user } from './test-support/session-events.js';
 import { useTemporaryRoots } from './test-support/temporary-roots.js';
+import { snapshotFirstRun } from './test-support/snapshot-first-run.js';
 
 const root = useTemporaryRoots('store-file-repair-');
 
@@ -120,11 +121,7 @@ describe('FileSessionStore.repair', () => {
   it('a log deleted behind its snapshot: the snapshot is saved again at lastSeq 0, and later appends replay', async () => {
     const folder = await root();
     const store = new FileSessionStore({ root: folder });
-    const state = newSessionState({ id: 's' });
-    await store.save(state, { expectedVersion: 0 });
-    await store.append('s', toolRun('r1', 'c1'), { operationId: 'r1' });
-    const messages = [user('prompt r1'), toolCall('c1'), toolResult('c1'), answer('done r1')];
-    await store.save({ ...state, version: 1, messages, lastSeq: 6 }, { expectedVersion: 1 });
+    const messages = await snapshotFirstRun(store);
     await unlink(join(folder, 's', 'events.jsonl'));
 
     const report = await new FileSessionStore({ root: folder }).repair('s');
@@ -159,11 +156,7 @@ describe('FileSessionStore.repair', () => {
   it('a log cut short behind its snapshot and a torn last line: lastSeq follows the log, the torn line goes', async () => {
     const folder = await root();
     const store = new FileSessionStore({ root: folder });
-    const state = newSessionState({ id: 's' });
-    await store.save(state, { expectedVersion: 0 });
-    await store.append('s', toolRun('r1', 'c1'), { operationId: 'r1' });
-    const messages = [user('prompt r1'), toolCall('c1'), toolResult('c1'), answer('done r1')];
-    await store.save({ ...state, version: 1, messages, lastSeq: 6 }, { expectedVersion: 1 });
+    const messages = await snapshotFirstRun(store);
     const log = join(folder, 's', 'events.jsonl');
     const kept = (await lines(log)).slice(0, 4);
     await writeFile(log, `${kept.map((line) => `${line}\n`).join('')}{"seq":5,"op`);
@@ -180,11 +173,7 @@ describe('FileSessionStore.repair', () => {
   it('a log cut short behind its snapshot that ends in a damaged line: the damaged line goes too, so the session loads', async () => {
     const folder = await root();
     const store = new FileSessionStore({ root: folder });
-    const state = newSessionState({ id: 's' });
-    await store.save(state, { expectedVersion: 0 });
-    await store.append('s', toolRun('r1', 'c1'), { operationId: 'r1' });
-    const messages = [user('prompt r1'), toolCall('c1'), toolResult('c1'), answer('done r1')];
-    await store.save({ ...state, version: 1, messages, lastSeq: 6 }, { expectedVersion: 1 });
+    const messages = await snapshotFirstRun(store);
     const log = join(folder, 's', 'events.jsonl');
     const kept = (await lines(log)).slice(0, 3);
     // A complete line that is no record: harmless while the snapshot covers it, past seq 3 once lastSeq follows the log.
@@ -223,11 +212,7 @@ describe('FileSessionStore.repair', () => {
   it('damage the snapshot holds is reported and left in place; the repair changes nothing', async () => {
     const folder = await root();
     const store = new FileSessionStore({ root: folder, logger: quiet() });
-    const state = newSessionState({ id: 's' });
-    await store.save(state, { expectedVersion: 0 });
-    await store.append('s', toolRun('r1', 'c1'), { operationId: 'r1' });
-    const messages = [user('prompt r1'), toolCall('c1'), toolResult('c1'), answer('done r1')];
-    await store.save({ ...state, version: 1, messages, lastSeq: 6 }, { expectedVersion: 1 });
+    await snapshotFirstRun(store);
     const log = join(folder, 's', 'events.jsonl');
     await writeFile(log, (await readFile(log, 'utf8')).replace(/^.*\n/, 'garbage\n'));
     const report = await store.repair('s');

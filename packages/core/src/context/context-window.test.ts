@@ -5,15 +5,18 @@ import {
   type AgentEvent,
   type AgentEventOf,
   type AgentMessage,
+  type AgentOptions,
   ConfigError,
   ContextOverflowError,
   ContextWindow,
+  type ContextWindowOptions,
   defineTool,
   estimateTokens,
   historyProblems,
   type Message,
   type ModelEvent,
   type ModelRequest,
+  type Provider,
   ProviderError,
   isCompactionMessage,
   messageText,
@@ -70,16 +73,26 @@ function compactions(events: readonly AgentEvent[]): AgentEventOf<'compaction'>[
   return events.filter((event): event is AgentEventOf<'compaction'> => event.type === 'compaction');
 }
 
+/** An agent with the `read` tool on the step loop and `contextWindow`; `options` add to it. */
+function readingAgent(
+  provider: Provider,
+  contextWindow: ContextWindowOptions,
+  options: Partial<AgentOptions> = {},
+) {
+  return new Agent({
+    provider,
+    model: 'm',
+    tools: [read],
+    orchestrator: stepOrchestrator,
+    contextWindow,
+    ...options,
+  });
+}
+
 describe('ContextWindow on an agent', () => {
   it('compacts a long tool loop before calls: within budget, valid, prompt kept, full history kept', async () => {
     const provider = inlineProvider(reads(8));
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [read],
-      orchestrator: stepOrchestrator,
-      contextWindow: { budgetTokens: 3_500 },
-    });
+    const agent = readingAgent(provider, { budgetTokens: 3_500 });
     const { events, result } = await runAll(agent, 'Read the files f0 to f7.');
     expect(result.terminateReason).toBe('completed');
     const done = compactions(events);
@@ -116,26 +129,13 @@ describe('ContextWindow on an agent', () => {
   });
 
   it('a stored history resumes from its last compaction, and compacts again from there', async () => {
-    const first = new Agent({
-      provider: inlineProvider(reads(8)),
-      model: 'm',
-      tools: [read],
-      orchestrator: stepOrchestrator,
-      contextWindow: { budgetTokens: 3_500 },
-    });
+    const first = readingAgent(inlineProvider(reads(8)), { budgetTokens: 3_500 });
     const before = await first.prompt('Read the files.').result();
     const stored = JSON.parse(JSON.stringify(before.messages)) as AgentMessage[];
 
     // A provider of the next process gives ids of its own, never those of the stored history.
     const provider = inlineProvider(reads(4, undefined, 'next_'));
-    const second = new Agent({
-      provider,
-      model: 'm',
-      tools: [read],
-      orchestrator: stepOrchestrator,
-      messages: stored,
-      contextWindow: { budgetTokens: 3_500 },
-    });
+    const second = readingAgent(provider, { budgetTokens: 3_500 }, { messages: stored });
     const { events, result } = await runAll(second, 'Now read four more.');
     expect(result.terminateReason).toBe('completed');
     const firstRequest = provider.requests[0] as ModelRequest;
@@ -154,14 +154,11 @@ describe('ContextWindow on an agent', () => {
 
   it('never drops a pinned message', async () => {
     const provider = inlineProvider(reads(8));
-    const agent = new Agent({
+    const agent = readingAgent(
       provider,
-      model: 'm',
-      tools: [read],
-      orchestrator: stepOrchestrator,
-      messages: [{ role: 'user', content: 'Project rule: answer in French.' }],
-      contextWindow: { budgetTokens: 3_500, pinned: (_message, index) => index === 0 },
-    });
+      { budgetTokens: 3_500, pinned: (_message, index) => index === 0 },
+      { messages: [{ role: 'user', content: 'Project rule: answer in French.' }] },
+    );
     const { events } = await runAll(agent, 'Read the files.');
     expect(compactions(events).length).toBeGreaterThan(0);
     for (const request of provider.requests) {
@@ -188,13 +185,7 @@ describe('ContextWindow on an agent', () => {
 
   it('on a provider overflow compacts once, retries once and succeeds', async () => {
     const provider = inlineProvider([...reads(3, overflow()), [textDone('done')]]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [read],
-      orchestrator: stepOrchestrator,
-      contextWindow: { budgetTokens: 100_000 },
-    });
+    const agent = readingAgent(provider, { budgetTokens: 100_000 });
     const { events, result } = await runAll(agent, 'Read three files.');
     expect(result.terminateReason).toBe('completed');
     expect(result.text).toBe('done');
@@ -214,13 +205,7 @@ describe('ContextWindow on an agent', () => {
 
   it('a second overflow ends the run with a clear error, never a loop', async () => {
     const provider = inlineProvider([...reads(3, overflow()), overflow(), [textDone('never')]]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [read],
-      orchestrator: stepOrchestrator,
-      contextWindow: { budgetTokens: 100_000 },
-    });
+    const agent = readingAgent(provider, { budgetTokens: 100_000 });
     const { events, result } = await runAll(agent, 'Read three files.');
     expect(result.terminateReason).toBe('error');
     expect(result.error).toBeInstanceOf(ContextOverflowError);
