@@ -1,15 +1,14 @@
 import { stepOrchestrator } from '@agent-core/core/testing';
 import { messageEnd, messageStart, textBlock } from '@agent-core/test-support';
 import { Agent, type AgentEvent, ContextWindow } from '@agent-core/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic.js';
 import { loadSdk } from './load-sdk.js';
 import {
-  type AnthropicTestServer,
   errorBody,
   type RecordedRequest,
   type Reply,
-  startAnthropicServer,
+  useAnthropicServer,
 } from './test-support/anthropic-server.js';
 
 // A server whose context is smaller than the agent's budget (llama.cpp's Anthropic-compatible
@@ -18,15 +17,9 @@ import {
 // agent's window must learn from the first refusal and compact before later turns.
 
 const limit = 1_500;
-let server: AnthropicTestServer;
+const server = useAnthropicServer({ quietSdk: true });
 beforeAll(async () => {
-  server = await startAnthropicServer();
-  vi.stubEnv('ANTHROPIC_LOG', 'off');
   await loadSdk();
-});
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await server.close();
 });
 beforeEach(() => {
   server.replyWith(undefined);
