@@ -1,6 +1,6 @@
 import { stepOrchestrator } from '@agent-core/core/testing';
 import { Agent, type AgentEvent, ContextWindow } from '@agent-core/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadSdk } from './load-sdk.js';
 import { openai } from './openai.js';
 import {
@@ -8,9 +8,8 @@ import {
   type RecordedRequest,
   responsesEvent,
   type ScriptedReply,
-  startFakeOpenAIServer,
+  useFakeOpenAIServer,
 } from './test-support/fake-openai-server.js';
-import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
 
 // A server whose context is smaller than the agent's budget: it refuses any request over `limit`
 // of its own tokens (a token every three characters of the messages' JSON) in a real server's
@@ -18,14 +17,11 @@ import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
 
 const limit = 1_500;
 
-let server: FakeOpenAIServer;
+const server = useFakeOpenAIServer();
 beforeAll(async () => {
-  server = await startFakeOpenAIServer();
   await loadSdk();
 });
-afterAll(() => server.close());
 beforeEach(() => {
-  server.requests.length = 0;
   server.replyWith(undefined);
 });
 
