@@ -8,7 +8,6 @@ import { EventKind } from '../events/run-events.js';
 import { type ModelCallWatch, watchModelCall } from './model-call-watch.js';
 import { StreamedCalls } from './streamed-calls.js';
 import { providerEditError, restoreView, viewChanged } from './history-view.js';
-import { ContractError } from '../orchestrator/contract-error.js';
 import type { RunContext } from './run-context.js';
 
 /**
