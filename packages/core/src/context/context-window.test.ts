@@ -23,6 +23,7 @@ import {
 } from '../index.js';
 import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 // Each result is about 1,000 tokens by the default estimate (4,000 characters).
 const read = defineTool({
@@ -170,12 +171,7 @@ describe('ContextWindow on an agent', () => {
 
   it('ends the run with ContextOverflowError, and sends nothing, when one message cannot fit', async () => {
     const provider = inlineProvider([[textDone('never')]]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      orchestrator: stepOrchestrator,
-      contextWindow: { budgetTokens: 1_000 },
-    });
+    const agent = stepAgent({ provider, contextWindow: { budgetTokens: 1_000 } });
     const result = await agent.prompt('y'.repeat(8_000)).result();
     expect(result.terminateReason).toBe('error');
     expect(result.error).toBeInstanceOf(ContextOverflowError);
@@ -217,7 +213,7 @@ describe('ContextWindow on an agent', () => {
 
   it('without a context window an overflow ends the run at once and says how to compact', async () => {
     const provider = inlineProvider([overflow(), [textDone('never')]]);
-    const agent = new Agent({ provider, model: 'm', orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider });
     const result = await agent.prompt('hello').result();
     expect(result.error).toBeInstanceOf(ContextOverflowError);
     expect(result.error?.message).toMatch(/Set contextWindow/);
@@ -227,11 +223,9 @@ describe('ContextWindow on an agent', () => {
   it('sends a summary from the summarize hook, and the marker when the hook fails', async () => {
     const seen: AgentMessage[][] = [];
     const provider = inlineProvider(reads(8));
-    const agent = new Agent({
+    const agent = stepAgent({
       provider,
-      model: 'm',
       tools: [read],
-      orchestrator: stepOrchestrator,
       contextWindow: {
         budgetTokens: 3_500,
         summarize: async (messages) => {
@@ -260,10 +254,8 @@ describe('ContextWindow on an agent', () => {
         return 2 * request.messages.reduce((sum, message) => sum + estimateTokens(message), 0);
       },
     });
-    const agent = new Agent({
+    const agent = stepAgent({
       provider,
-      model: 'm',
-      orchestrator: stepOrchestrator,
       messages: [
         { role: 'user', content: 'old question '.padEnd(400, '.') },
         {

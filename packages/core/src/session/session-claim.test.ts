@@ -10,12 +10,13 @@ import type {
   SessionStore,
   ToolCallBlock,
 } from '../index.js';
-import { Agent, ApprovalError, policies } from '../index.js';
+import { ApprovalError, policies } from '../index.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import type { Session } from './session.js';
 import { SessionManager } from './session-manager.js';
 import { writeFileTool } from '../test-support/write-file-tool.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 /** Asks for one write, then answers with the result it saw: each reply depends only on the request. */
 const provider: Provider = {
@@ -225,14 +226,7 @@ describe('a journal without claim', () => {
       runEnded: async (result) => void written.push(`ended ${result.terminateReason}`),
     };
     const writes: string[] = [];
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [writeFileTool(writes)],
-      policy: policies.standard,
-      orchestrator: stepOrchestrator,
-      journal,
-    });
+    const agent = stepAgent({ provider, tools: [writeFileTool(writes)], policy: policies.standard, journal });
     expect((await agent.prompt('write a file').result()).terminateReason).toBe('await_user');
     const [pending] = agent.pendingApprovals;
     if (pending === undefined) throw new Error('one approval expected');
