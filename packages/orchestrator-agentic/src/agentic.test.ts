@@ -5,6 +5,7 @@ import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentic } from './index.js';
+import { failingTool } from '@agent-core/test-support/sample-tools';
 
 function calculatorTurns() {
   return [
@@ -210,14 +211,7 @@ describe('agentic: steering and follow-up', () => {
 });
 
 describe('agentic: tool errors come back as results and the loop goes on', () => {
-  const thrower = defineTool({
-    name: 'thrower',
-    description: 'always fails',
-    parameters: z.object({}),
-    execute: () => {
-      throw new Error('disk on fire');
-    },
-  });
+  const thrower = failingTool('thrower');
   const rejecter = defineTool({
     name: 'rejecter',
     description: 'fails asynchronously',

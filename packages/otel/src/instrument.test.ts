@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { instrument } from './instrument.js';
 import { stepOrchestrator } from '@agent-core/core/testing';
+import { addTool as add, failingTool } from '@agent-core/test-support/sample-tools';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -31,20 +32,7 @@ afterEach(() => {
   delete process.env.OTEL_SEMCONV_STABILITY_OPT_IN;
 });
 
-const add = defineTool({
-  name: 'add',
-  description: 'adds',
-  parameters: z.object({ a: z.number(), b: z.number() }),
-  execute: ({ a, b }) => String(a + b),
-});
-const broken = defineTool({
-  name: 'broken',
-  description: 'fails',
-  parameters: z.object({}),
-  execute: () => {
-    throw new Error('disk on fire');
-  },
-});
+const broken = failingTool();
 const wait = defineTool({
   name: 'wait',
   description: 'waits',
