@@ -12,7 +12,7 @@ import {
   startCompatibleServer,
 } from '../test-support/compatible-server.js';
 import type { AcpProcess, EditorOptions } from './test-support/spawn-acp.js';
-import { useAcpTestFolder } from './test-support/acp-test-folder.js';
+import { promptText, useAcpTestFolder } from './test-support/acp-test-folder.js';
 
 // An editor session gets the agent the configuration describes: these tests give `agent-core acp`
 // a config file and a project, and read what the model server received.
@@ -62,10 +62,6 @@ function start(options: Partial<EditorOptions> = {}) {
   });
 }
 
-async function prompt(server: AcpProcess, sessionId: string, text: string) {
-  return server.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
-}
-
 const systemOf = (request: ReceivedRequest | undefined) =>
   textOf(request?.messages.find((message) => message.role === 'system')?.content);
 
@@ -92,7 +88,7 @@ test('the project prompt layers, AGENTS.md, the mode layer, the configured packs
   await writeFile(join(project, 'AGENTS.md'), 'Answer in French.');
   const server = await start();
   const { sessionId } = await server.agent.request('session/new', { cwd: project, mcpServers: [] });
-  expect((await prompt(server, sessionId, 'Hello')).stopReason).toBe('end_turn');
+  expect((await promptText(server, sessionId, 'Hello')).stopReason).toBe('end_turn');
   const first = local.requests[0] as ReceivedRequest;
   const host = new URL(local.url).host;
   expect(systemOf(first)).toContain(
@@ -108,7 +104,7 @@ test('the project prompt layers, AGENTS.md, the mode layer, the configured packs
   expect(tools).not.toContain('shell');
   // The mode layer follows the editor's mode from the next prompt on, without a new agent.
   await server.agent.request('session/set_mode', { sessionId, modeId: 'strict' });
-  await prompt(server, sessionId, 'Hello again');
+  await promptText(server, sessionId, 'Hello again');
   expect(systemOf(local.requests.at(-1) as ReceivedRequest)).toContain(
     '## Mode: strict\nStrict mode: only read and explain.',
   );
@@ -130,7 +126,7 @@ test('the project prompt layers, AGENTS.md, the mode layer, the configured packs
   );
   expect(await ask(server, sessionId, '/help')).toContain('- `/compact`: Compact the history sent');
   expect(local.requests).toHaveLength(before);
-  await expect(prompt(server, sessionId, '/undo')).rejects.toMatchObject({
+  await expect(promptText(server, sessionId, '/undo')).rejects.toMatchObject({
     code: -32602,
     message: expect.stringContaining('/compact, /cost, /tools, /help'),
   });
@@ -151,7 +147,7 @@ test('a long session compacts to the configured window and keeps answering; /com
   const { sessionId } = await server.agent.request('session/new', { cwd: project, mcpServers: [] });
   const long = (index: number) => `Turn ${index}: ${'note '.repeat(600)}`;
   for (let index = 1; index <= 6; index++)
-    expect((await prompt(server, sessionId, long(index))).stopReason).toBe('end_turn');
+    expect((await promptText(server, sessionId, long(index))).stopReason).toBe('end_turn');
   const asked = local.requests.filter((request) => (request as ReceivedRequest).tools !== undefined);
   const last = asked.at(-1) as ReceivedRequest;
   // Six prompts and five answers were sent whole before; the last request carries a summary and the newest.
@@ -175,12 +171,12 @@ test('a long session compacts to the configured window and keeps answering; /com
   ]);
   const roomy = await start();
   const other = await roomy.agent.request('session/new', { cwd: project, mcpServers: [] });
-  for (let index = 1; index <= 5; index++) await prompt(roomy, other.sessionId, long(index).repeat(2));
+  for (let index = 1; index <= 5; index++) await promptText(roomy, other.sessionId, long(index).repeat(2));
   const sentBefore = (local.requests.at(-1) as ReceivedRequest).messages.length;
   expect(await ask(roomy, other.sessionId, '/compact')).toMatch(
     /compacted to about \d+ before the next model call/,
   );
-  await prompt(roomy, other.sessionId, 'And now?');
+  await promptText(roomy, other.sessionId, 'And now?');
   const after = local.requests.at(-1) as ReceivedRequest;
   expect(after.messages.length).toBeLessThan(sentBefore + 2);
   expect(JSON.stringify(after.messages)).toContain('A summary of the earlier turns.');
@@ -212,7 +208,7 @@ test('a window nobody knows is learned from the server refusing a request as too
   expect(server.stderr()).toContain("the context window of model 'unknown-size' is unknown");
   const long = (index: number) => `Turn ${index}: ${'note '.repeat(600)}`;
   for (let index = 1; index <= 5; index++)
-    expect((await prompt(server, sessionId, long(index))).stopReason).toBe('end_turn');
+    expect((await promptText(server, sessionId, long(index))).stopReason).toBe('end_turn');
   const sizes = server
     .updates(sessionId)
     .flatMap((update) => (update.sessionUpdate === 'usage_update' ? [update.size] : []));
@@ -221,7 +217,7 @@ test('a window nobody knows is learned from the server refusing a request as too
   expect(sizes.length).toBeLessThan(5);
   expect(Math.max(...sizes)).toBeLessThanOrEqual(limit);
   const other = await server.agent.request('session/new', { cwd: project, mcpServers: [] });
-  await prompt(server, other.sessionId, 'Hello');
+  await promptText(server, other.sessionId, 'Hello');
   expect(
     server.updates(other.sessionId).find((update) => update.sessionUpdate === 'usage_update'),
   ).toMatchObject({
@@ -266,7 +262,7 @@ test('every configured model is in the picker by provider; picking the second se
       },
     ],
   });
-  await prompt(server, sessionId, 'One');
+  await promptText(server, sessionId, 'One');
   // A model without its key is refused with what to set; the session stays as it was.
   await expect(
     server.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'claude' }),
@@ -277,14 +273,14 @@ test('every configured model is in the picker by provider; picking the second se
     code: -32602,
     message: expect.stringContaining('local/small, other/large, claude'),
   });
-  await prompt(server, sessionId, 'Two');
+  await promptText(server, sessionId, 'Two');
   expect(local.requests).toHaveLength(2);
   await server.agent.request('session/set_config_option', {
     sessionId,
     configId: 'model',
     value: 'other/large',
   });
-  await prompt(server, sessionId, 'Three');
+  await promptText(server, sessionId, 'Three');
   expect(other.requests.map((request) => (request as ReceivedRequest).model)).toEqual(['large']);
   expect((other.requests[0] as ReceivedRequest).messages.filter((m) => m.role === 'user')).toHaveLength(3);
 
@@ -292,7 +288,7 @@ test('every configured model is in the picker by provider; picking the second se
   server = await start();
   const loaded = await server.agent.request('session/load', { sessionId, cwd: project, mcpServers: [] });
   expect(loaded.configOptions?.find((option) => option.id === 'model')?.currentValue).toBe('other/large');
-  await prompt(server, sessionId, 'Four');
+  await promptText(server, sessionId, 'Four');
   expect(other.requests).toHaveLength(2);
   expect(local.requests).toHaveLength(2);
   expect((other.requests[1] as ReceivedRequest).messages.filter((m) => m.role === 'user')).toHaveLength(4);
@@ -323,7 +319,7 @@ test('the permission prompt of an overwrite carries the file as the editor has i
   const files = new Map([[notes, 'unsaved in the editor\n']]);
   const server = await start({ files, capabilities: { fs: { readTextFile: true, writeTextFile: true } } });
   const { sessionId } = await server.agent.request('session/new', { cwd: project, mcpServers: [] });
-  expect((await prompt(server, sessionId, 'Please overwrite the notes')).stopReason).toBe('end_turn');
+  expect((await promptText(server, sessionId, 'Please overwrite the notes')).stopReason).toBe('end_turn');
   const diff = { type: 'diff', path: notes, oldText: 'unsaved in the editor\n', newText: 'new text\n' };
   expect(server.permissionRequests).toHaveLength(1);
   expect(server.permissionRequests[0]?.toolCall).toMatchObject({ kind: 'edit', content: [diff] });
@@ -345,7 +341,7 @@ test('a project config the editor session cannot read is reported on stderr once
   const server = await start();
   for (let index = 0; index < 2; index++) {
     const { sessionId } = await server.agent.request('session/new', { cwd: elsewhere, mcpServers: [] });
-    expect((await prompt(server, sessionId, 'What is 2 + 2?')).stopReason).toBe('end_turn');
+    expect((await promptText(server, sessionId, 'What is 2 + 2?')).stopReason).toBe('end_turn');
   }
   const reported = server
     .stderr()
@@ -358,7 +354,7 @@ test('a project config the editor session cannot read is reported on stderr once
 /** Sends a prompt and returns the text the editor was shown for it. */
 async function ask(server: AcpProcess, sessionId: string, text: string): Promise<string> {
   const before = server.updates(sessionId).length;
-  await prompt(server, sessionId, text);
+  await promptText(server, sessionId, text);
   return server
     .updates(sessionId)
     .slice(before)

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 import { type AcpProcess, descendantsOf, isGone } from './test-support/spawn-acp.js';
-import { useAcpTestFolder } from './test-support/acp-test-folder.js';
+import { promptText, useAcpTestFolder } from './test-support/acp-test-folder.js';
 
 const echoServer = fileURLToPath(new URL('../test-support/echo-mcp-server.mjs', import.meta.url));
 
@@ -32,45 +32,30 @@ test('an editor that declares fs gets the reads and writes: its unsaved buffer i
     files,
     capabilities: { fs: { readTextFile: true, writeTextFile: true } },
   });
-  const { sessionId } = await server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'call read_file {"path":"notes.txt"}' }],
-  });
+  const sessionId = await folder.newSession(server);
+  await promptText(server, sessionId, 'call read_file {"path":"notes.txt"}');
   expect(textOf(server, sessionId)).toContain('unsaved in the editor');
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'call write_file {"path":"new/plan.md","content":"# Plan"}' }],
-  });
+  await promptText(server, sessionId, 'call write_file {"path":"new/plan.md","content":"# Plan"}');
   expect(files.get(join(folder.directory, 'new', 'plan.md'))).toBe('# Plan');
   // The editor wrote it, not the agent: the disk has no such file, and no temporary file was left.
   expect(existsSync(join(folder.directory, 'new', 'plan.md'))).toBe(false);
   expect((await import('node:fs')).readdirSync(join(folder.directory, 'new'))).toEqual([]);
   // Workspace isolation holds whoever does the reading.
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'call read_file {"path":"../outside.txt"}' }],
-  });
+  await promptText(server, sessionId, 'call read_file {"path":"../outside.txt"}');
   expect(textOf(server, sessionId)).toContain('outside the workspace root');
 });
 
 test('an editor that declares no fs leaves reads and writes to the disk', async () => {
   const server = await folder.start();
-  const { sessionId } = await server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'call write_file {"path":"plan.md","content":"# Plan"}' }],
-  });
+  const sessionId = await folder.newSession(server);
+  await promptText(server, sessionId, 'call write_file {"path":"plan.md","content":"# Plan"}');
   expect(await readFile(join(folder.directory, 'plan.md'), 'utf8')).toBe('# Plan');
 });
 
 test('an editor that declares terminal runs the shell commands; without it they run as local processes', async () => {
   const server = await folder.start({ capabilities: { terminal: true } });
-  const { sessionId } = await server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'run shell {"command":"echo from-terminal"}' }],
-  });
+  const sessionId = await folder.newSession(server);
+  await promptText(server, sessionId, 'run shell {"command":"echo from-terminal"}');
   expect(server.terminals.created).toHaveLength(1);
   expect(server.terminals.created[0]).toMatchObject({
     command: '/bin/sh',
@@ -81,10 +66,7 @@ test('an editor that declares terminal runs the shell commands; without it they 
 
   const local = await folder.start();
   const other = await local.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
-  await local.agent.request('session/prompt', {
-    sessionId: other.sessionId,
-    prompt: [{ type: 'text', text: 'run shell {"command":"echo locally"}' }],
-  });
+  await promptText(local, other.sessionId, 'run shell {"command":"echo locally"}');
   expect(local.terminals.created).toHaveLength(0);
   expect(textOf(local, other.sessionId)).toContain('locally');
 });
@@ -95,10 +77,7 @@ test('the MCP servers an editor passes serve the session, and closing stdin leav
     cwd: folder.directory,
     mcpServers: [{ name: 'echo', command: process.execPath, args: [echoServer], env: [] }],
   });
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'call echo__echo {"text":"hi"}' }],
-  });
+  await promptText(server, sessionId, 'call echo__echo {"text":"hi"}');
   expect(textOf(server, sessionId)).toContain('echo: hi');
   // A command still running when the editor quits goes too.
   const running = server.agent
@@ -128,10 +107,7 @@ test('an MCP server that fails to start is a warning on stderr; the session open
       { name: 'echo', command: process.execPath, args: [echoServer], env: [] },
     ],
   });
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'call echo__echo {"text":"still here"}' }],
-  });
+  await promptText(server, sessionId, 'call echo__echo {"text":"still here"}');
   expect(textOf(server, sessionId)).toContain('echo: still here');
   expect(server.stderr()).toContain("MCP server 'broken' failed");
 });

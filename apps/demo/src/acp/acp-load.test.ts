@@ -1,6 +1,6 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { expect, test } from 'vitest';
-import { useAcpTestFolder } from './test-support/acp-test-folder.js';
+import { promptText, useAcpTestFolder } from './test-support/acp-test-folder.js';
 
 // One editor, one `agent-core acp`, 50 sessions prompting at once, each with its own arithmetic
 // (a number no other session uses) that the offline model hands to the calculator: every update
@@ -32,12 +32,7 @@ test(`${sessions} sessions prompting at once with tool calls: every update goes 
   );
   expect(new Set(ids).size).toBe(sessions);
   const answers = await Promise.all(
-    ids.map((sessionId, index) =>
-      acp.agent.request('session/prompt', {
-        sessionId,
-        prompt: [{ type: 'text', text: `What is ${operandOf(index)} * 7?` }],
-      }),
-    ),
+    ids.map((sessionId, index) => promptText(acp, sessionId, `What is ${operandOf(index)} * 7?`)),
   );
   expect(answers.map((answer) => answer.stopReason)).toEqual(ids.map(() => 'end_turn'));
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import { expect, test, vi } from 'vitest';
-import { useAcpTestFolder } from './test-support/acp-test-folder.js';
+import { promptText, useAcpTestFolder } from './test-support/acp-test-folder.js';
 
 const folder = useAcpTestFolder('agent-core-acp-permission-');
 
@@ -18,13 +18,10 @@ async function linesOf(file: string): Promise<string[]> {
 
 test('allow once runs the call and asks again next time; the request offers the four answers', async () => {
   const server = await folder.start({ permission: choose('allow_once') });
-  const { sessionId } = await server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
+  const sessionId = await folder.newSession(server);
   const file = join(folder.directory, 'ran.txt');
   for (let round = 0; round < 2; round++) {
-    const response = await server.agent.request('session/prompt', {
-      sessionId,
-      prompt: [{ type: 'text', text: appendLine(file) }],
-    });
+    const response = await promptText(server, sessionId, appendLine(file));
     expect(response.stopReason).toBe('end_turn');
   }
   expect(await linesOf(file)).toEqual(['ran', 'ran']);
@@ -50,25 +47,18 @@ test('allow once runs the call and asks again next time; the request offers the 
 
 test('allow always runs the call and never asks again for that tool in the session', async () => {
   const server = await folder.start({ permission: choose('allow_always') });
-  const { sessionId } = await server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
+  const sessionId = await folder.newSession(server);
   const file = join(folder.directory, 'ran.txt');
-  for (let round = 0; round < 3; round++)
-    await server.agent.request('session/prompt', {
-      sessionId,
-      prompt: [{ type: 'text', text: appendLine(file) }],
-    });
+  for (let round = 0; round < 3; round++) await promptText(server, sessionId, appendLine(file));
   expect(await linesOf(file)).toEqual(['ran', 'ran', 'ran']);
   expect(server.permissionRequests).toHaveLength(1);
 });
 
 test('reject does not run the call and shows it failed; reject always denies later calls without asking', async () => {
   const server = await folder.start({ permission: choose('reject_once') });
-  const { sessionId } = await server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
+  const sessionId = await folder.newSession(server);
   const file = join(folder.directory, 'ran.txt');
-  const response = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: appendLine(file) }],
-  });
+  const response = await promptText(server, sessionId, appendLine(file));
   expect(response.stopReason).toBe('end_turn');
   expect(await linesOf(file)).toEqual([]);
   const failed = server
@@ -78,11 +68,7 @@ test('reject does not run the call and shows it failed; reject always denies lat
 
   const strict = await folder.start({ permission: choose('reject_always') });
   const other = await strict.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
-  for (let round = 0; round < 2; round++)
-    await strict.agent.request('session/prompt', {
-      sessionId: other.sessionId,
-      prompt: [{ type: 'text', text: appendLine(file) }],
-    });
+  for (let round = 0; round < 2; round++) await promptText(strict, other.sessionId, appendLine(file));
   expect(await linesOf(file)).toEqual([]);
   expect(strict.permissionRequests).toHaveLength(1);
   const statuses = strict
@@ -101,21 +87,15 @@ test('a cancel while the editor is asked answers cancelled and the tool never ru
         }),
       ),
   });
-  const { sessionId } = await server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
+  const sessionId = await folder.newSession(server);
   const file = join(folder.directory, 'ran.txt');
-  const prompt = server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: appendLine(file) }],
-  });
+  const prompt = promptText(server, sessionId, appendLine(file));
   await vi.waitFor(() => expect(server.permissionRequests).toHaveLength(1));
   await server.agent.notify('session/cancel', { sessionId });
   expect((await prompt).stopReason).toBe('cancelled');
   expect(await linesOf(file)).toEqual([]);
   // The session is not left waiting: the next prompt is answered normally.
-  const next = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 3 + 4?' }],
-  });
+  const next = await promptText(server, sessionId, 'What is 3 + 4?');
   expect(next.stopReason).toBe('end_turn');
   expect(server.permissionRequests).toHaveLength(1);
   expect(await linesOf(file)).toEqual([]);
@@ -123,7 +103,7 @@ test('a cancel while the editor is asked answers cancelled and the tool never ru
 
 test('a request pending when the editor quits is asked again after session/load in a new process, and the tool runs once', async () => {
   const first = await folder.start({ permission: () => new Promise<never>(() => {}) });
-  const { sessionId } = await first.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
+  const sessionId = await folder.newSession(first);
   const file = join(folder.directory, 'ran.txt');
   const prompt = first.agent
     .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: appendLine(file) }] })
@@ -140,10 +120,7 @@ test('a request pending when the editor quits is asked again after session/load 
     first.permissionRequests[0]?.toolCall.toolCallId,
   );
   // The resumed run finishes before a new prompt starts.
-  const next = await second.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 2 + 2?' }],
-  });
+  const next = await promptText(second, sessionId, 'What is 2 + 2?');
   expect(next.stopReason).toBe('end_turn');
   expect(await linesOf(file)).toEqual(['ran']);
   expect(second.updates(sessionId)).toContainEqual(

@@ -1,6 +1,6 @@
 import { expect, test, vi } from 'vitest';
 import { descendantsOf, isGone } from './test-support/spawn-acp.js';
-import { useAcpTestFolder } from './test-support/acp-test-folder.js';
+import { promptText, useAcpTestFolder } from './test-support/acp-test-folder.js';
 
 const folder = useAcpTestFolder('agent-core-acp-');
 
@@ -22,11 +22,8 @@ test('initialize declares only what is served: load, lists, resume, close, delet
 
 test('a prompt with tool calls streams them in order with their statuses, then answers end_turn and sends nothing after', async () => {
   const server = await folder.start();
-  const { sessionId } = await server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
-  const response = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 15 * 3 and 10 + 5?' }],
-  });
+  const sessionId = await folder.newSession(server);
+  const response = await promptText(server, sessionId, 'What is 15 * 3 and 10 + 5?');
   expect(response.stopReason).toBe('end_turn');
   const count = server.notifications.length;
   const updates = server.updates(sessionId);
@@ -69,7 +66,7 @@ test('a cancel during a running command answers cancelled exactly once, kills th
   const server = await folder.start({
     permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }),
   });
-  const { sessionId } = await server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
+  const sessionId = await folder.newSession(server);
   const answers: string[] = [];
   const prompt = server.agent
     .request('session/prompt', {
@@ -98,10 +95,7 @@ test('a cancel during a running command answers cancelled exactly once, kills th
     status: 'failed',
   });
   // The next prompt works, and the cancelled one never answers again.
-  const next = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 2 + 2?' }],
-  });
+  const next = await promptText(server, sessionId, 'What is 2 + 2?');
   expect(next.stopReason).toBe('end_turn');
   expect(answers).toEqual(['cancelled']);
   expect(server.notifications.length).toBeGreaterThan(atAnswer);
@@ -115,14 +109,8 @@ test('two sessions prompt at once, each with its own agent and history', async (
     server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] }),
   ]);
   const [first, second] = await Promise.all([
-    server.agent.request('session/prompt', {
-      sessionId: one.sessionId,
-      prompt: [{ type: 'text', text: 'What is 6 * 7?' }],
-    }),
-    server.agent.request('session/prompt', {
-      sessionId: two.sessionId,
-      prompt: [{ type: 'text', text: 'What is 1 + 2?' }],
-    }),
+    promptText(server, one.sessionId, 'What is 6 * 7?'),
+    promptText(server, two.sessionId, 'What is 1 + 2?'),
   ]);
   expect([first.stopReason, second.stopReason]).toEqual(['end_turn', 'end_turn']);
   const textOf = (sessionId: string) =>
@@ -141,21 +129,15 @@ test('two sessions prompt at once, each with its own agent and history', async (
 test('a prompt while another runs on the session is refused clearly, and the session goes on', async () => {
   let answer: (value: { outcome: { outcome: 'selected'; optionId: string } }) => void = () => {};
   const server = await folder.start({ permission: () => new Promise((resolve) => (answer = resolve)) });
-  const { sessionId } = await server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
+  const sessionId = await folder.newSession(server);
   // The first prompt waits on a permission request while the second one comes in.
-  const first = server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'run shell {"command":"echo hi"}' }],
-  });
+  const first = promptText(server, sessionId, 'run shell {"command":"echo hi"}');
   await vi.waitFor(() => expect(server.permissionRequests).toHaveLength(1));
   await expect(
     server.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'What is 1 + 1?' }] }),
   ).rejects.toMatchObject({ code: -32600, message: expect.stringContaining('already answering a prompt') });
   answer({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
   expect((await first).stopReason).toBe('end_turn');
-  const again = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 1 + 1?' }],
-  });
+  const again = await promptText(server, sessionId, 'What is 1 + 1?');
   expect(again.stopReason).toBe('end_turn');
 });

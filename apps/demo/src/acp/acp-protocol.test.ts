@@ -90,7 +90,7 @@ test('bad requests get clear errors: a relative cwd, audio content, an unknown c
     code: -32602,
     message: expect.stringContaining('uses http, which this agent does not connect'),
   });
-  const { sessionId } = await server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
+  const sessionId = await folder.newSession(server);
   await expect(
     server.agent.request('session/prompt', {
       sessionId,

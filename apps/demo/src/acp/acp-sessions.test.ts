@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { type AcpProcess, digest, type EditorOptions } from './test-support/spawn-acp.js';
-import { useAcpTestFolder } from './test-support/acp-test-folder.js';
+import { promptText, useAcpTestFolder } from './test-support/acp-test-folder.js';
 
 const folder = useAcpTestFolder('agent-core-acp-sessions-');
 
@@ -12,11 +12,8 @@ async function restart(server: AcpProcess, options: Partial<EditorOptions> = {})
 
 test('list, load, resume, close and delete work on stored sessions, across processes', async () => {
   let server = await folder.start();
-  const { sessionId } = await server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 6 * 7?' }],
-  });
+  const sessionId = await folder.newSession(server);
+  await promptText(server, sessionId, 'What is 6 * 7?');
   const other = await server.agent.request('session/new', {
     cwd: join(folder.directory, 'data'),
     mcpServers: [],
@@ -48,10 +45,7 @@ test('list, load, resume, close and delete work on stored sessions, across proce
     'agent_message_chunk',
   ]);
   // The loaded session remembers its history: the model is sent all of it.
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'how many messages?' }],
-  });
+  await promptText(server, sessionId, 'how many messages?');
   const recall = server.updates(sessionId).filter((update) => update.sessionUpdate === 'agent_message_chunk');
   expect(
     recall.map((update) => (update.content.type === 'text' ? update.content.text : '')).join(''),
@@ -61,10 +55,7 @@ test('list, load, resume, close and delete work on stored sessions, across proce
   // Resume reattaches without replaying anything.
   await server.agent.request('session/resume', { sessionId, cwd: folder.directory, mcpServers: [] });
   expect(server.updates(sessionId)).toEqual([]);
-  const after = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 1 + 1?' }],
-  });
+  const after = await promptText(server, sessionId, 'What is 1 + 1?');
   expect(after.stopReason).toBe('end_turn');
 
   await server.agent.request('session/close', { sessionId });
@@ -92,10 +83,7 @@ test('config options change mid-session: orchestrator, policy and mode, kept acr
     ['policy', 'standard'],
   ]);
   expect(created.modes?.currentModeId).toBe('standard');
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 2 + 3?' }],
-  });
+  await promptText(server, sessionId, 'What is 2 + 3?');
 
   const changed = await server.agent.request('session/set_config_option', {
     sessionId,
@@ -119,10 +107,7 @@ test('config options change mid-session: orchestrator, policy and mode, kept acr
   ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('strict, standard, permissive') });
 
   const before = server.notifications.length;
-  const response = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 4 * 5 and 9 - 3?' }],
-  });
+  const response = await promptText(server, sessionId, 'What is 4 * 5 and 9 - 3?');
   expect(response.stopReason).toBe('end_turn');
   const plans = server.notifications
     .slice(before)
@@ -154,24 +139,15 @@ test('golden: the replay of session/load equals the live stream of the same prom
   let server = await folder.start({
     permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }),
   });
-  const { sessionId } = await server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 15 * 3 and 10 + 5?' }],
-  });
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'call write_file {"path":"notes.txt","content":"hello"}' }],
-  });
+  const sessionId = await folder.newSession(server);
+  await promptText(server, sessionId, 'What is 15 * 3 and 10 + 5?');
+  await promptText(server, sessionId, 'call write_file {"path":"notes.txt","content":"hello"}');
   await server.agent.request('session/set_config_option', {
     sessionId,
     configId: 'orchestrator',
     value: 'plan-execute',
   });
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 4 * 5 and 9 - 3?' }],
-  });
+  await promptText(server, sessionId, 'What is 4 * 5 and 9 - 3?');
   const live = server
     .updates(sessionId)
     .filter((update) => !['config_option_update', 'current_mode_update'].includes(update.sessionUpdate));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeEach, expect, test } from 'vitest';
 import { type ReceivedRequest, startCompatibleServer } from '../test-support/compatible-server.js';
 import { skillScript, writeSkills } from '../test-support/skill-project.js';
-import { useAcpTestFolder } from './test-support/acp-test-folder.js';
+import { promptText, useAcpTestFolder } from './test-support/acp-test-folder.js';
 
 // The same skills in an editor session, driven through the official ACP client SDK: they are
 // offered as commands, and a command reaches the model, which loads the skill and reads its file.
@@ -46,10 +46,7 @@ test('an editor session offers the skills as commands; /release reaches the mode
     env: { XDG_CONFIG_HOME: join(folder.directory, '.config'), HOME: folder.directory },
   });
   const { sessionId } = await server.agent.request('session/new', { cwd: project, mcpServers: [] });
-  const answer = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: '/release 1.2' }],
-  });
+  const answer = await promptText(server, sessionId, '/release 1.2');
   expect(answer.stopReason).toBe('end_turn');
 
   const commands = server

@@ -10,6 +10,8 @@ export interface AcpTestFolder {
   readonly directory: string;
   /** Starts `agent-core acp` on the folder's data dir, with the file's default editor options and then `options`. */
   start(options?: Partial<EditorOptions>): Promise<AcpProcess>;
+  /** Opens a session in the folder on `server` and resolves its id. */
+  newSession(server: AcpProcess): Promise<string>;
   /** Quits `server` as an editor that closes does, resolves its exit code, and leaves it out of the cleanup. */
   quit(server: AcpProcess): Promise<number | null>;
   /** Closes `resource` (a model server, say) after the test, once its ACP processes have quit; returns it. */
@@ -44,6 +46,13 @@ export function useAcpTestFolder(prefix: string, defaults: Partial<EditorOptions
       started.push(server);
       return server;
     },
+    async newSession(server) {
+      const { sessionId } = await server.agent.request('session/new', {
+        cwd: folder.directory,
+        mcpServers: [],
+      });
+      return sessionId;
+    },
     async quit(server) {
       const code = await server.quit();
       started.splice(started.indexOf(server), 1);
@@ -55,4 +64,9 @@ export function useAcpTestFolder(prefix: string, defaults: Partial<EditorOptions
     },
   };
   return folder;
+}
+
+/** Sends `text` as the prompt of `sessionId` on `server` and resolves the server's answer. */
+export function promptText(server: AcpProcess, sessionId: string, text: string) {
+  return server.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
 }
