@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type AgentEvent,
-  defaultGuard,
-  GuardError,
-  historyProblems,
-  RunStoppedError,
-  type ToolResultMessage,
-} from '../index.js';
+import { type AgentEvent, defaultGuard, GuardError, historyProblems, RunStoppedError } from '../index.js';
 import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
-import { countedTools } from './test-support/governed-tools.js';
+import { countedTools, resultsOf } from './test-support/governed-tools.js';
 import { stepAgent } from '../test-support/step-agent.js';
 
 const sameCall = (count: number, then?: string) => [
   ...Array.from({ length: count }, (_, index) => [toolDone('read_file', { path: 'x' }, `c${index + 1}`)]),
   ...(then === undefined ? [] : [[textDone(then)]]),
 ];
-
-function resultsOf(messages: readonly { role: string }[]): ToolResultMessage[] {
-  return messages.filter((message) => message.role === 'toolResult') as ToolResultMessage[];
-}
 
 describe('guard', () => {
   it('refuses the 4th and 5th identical call in a row with an error result saying so; the tool ran 3 times', async () => {

@@ -6,16 +6,11 @@ import {
   definePolicy,
   historyProblems,
   policies,
-  type ToolResultMessage,
 } from '../index.js';
 import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
-import { callsDone, countedTools } from './test-support/governed-tools.js';
+import { callsDone, countedTools, resultsOf } from './test-support/governed-tools.js';
 import { stepAgent } from '../test-support/step-agent.js';
-
-function resultsOf(messages: readonly { role: string }[]): ToolResultMessage[] {
-  return messages.filter((message) => message.role === 'toolResult') as ToolResultMessage[];
-}
 
 describe('policy decision paths', () => {
   it('allow: a read tool runs under the standard profile, with a policy event', async () => {

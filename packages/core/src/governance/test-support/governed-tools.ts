@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AssistantMessage, ModelEvent } from '../../index.js';
+import type { AssistantMessage, ModelEvent, ToolResultMessage } from '../../index.js';
 import { defineTool } from '../../index.js';
 
 /** Tools of each risk that count their runs, for governance tests. */
@@ -61,4 +61,9 @@ export function callsDone(
     stopReason: 'tool_use',
   };
   return { type: 'done', message };
+}
+
+/** The tool results of a history, in order. */
+export function resultsOf(messages: readonly { role: string }[]): ToolResultMessage[] {
+  return messages.filter((message) => message.role === 'toolResult') as ToolResultMessage[];
 }
