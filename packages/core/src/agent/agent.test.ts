@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, AgentBusyError, ConfigError, defineTool, ProviderError, type ModelEvent } from '../index.js';
-import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
+import { callsDone, inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
 import { stepAgent } from '../test-support/step-agent.js';
 
 const echo = defineTool({
@@ -172,17 +172,10 @@ describe('history', () => {
   it('gives a call without an id one of its own, so its result pairs with it', async () => {
     const provider = inlineProvider([
       [
-        {
-          type: 'done',
-          message: {
-            role: 'assistant',
-            content: [
-              { type: 'toolCall', id: 'first', name: 'echo', input: { text: 'a' } },
-              { type: 'toolCall', id: '', name: 'echo', input: { text: 'c' } },
-            ],
-            stopReason: 'tool_use',
-          },
-        },
+        callsDone([
+          { id: 'first', name: 'echo', input: { text: 'a' } },
+          { id: '', name: 'echo', input: { text: 'c' } },
+        ]),
       ],
       [textDone('done')],
     ]);
@@ -197,17 +190,10 @@ describe('history', () => {
   it('refuses a reply with one tool-call id twice instead of renaming a call silently', async () => {
     const provider = inlineProvider([
       [
-        {
-          type: 'done',
-          message: {
-            role: 'assistant',
-            content: [
-              { type: 'toolCall', id: 'same', name: 'echo', input: { text: 'a' } },
-              { type: 'toolCall', id: 'same', name: 'echo', input: { text: 'b' } },
-            ],
-            stopReason: 'tool_use',
-          },
-        },
+        callsDone([
+          { id: 'same', name: 'echo', input: { text: 'a' } },
+          { id: 'same', name: 'echo', input: { text: 'b' } },
+        ]),
       ],
     ]);
     const agent = stepAgent({ provider, tools: [echo] });

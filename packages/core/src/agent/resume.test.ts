@@ -10,8 +10,8 @@ import {
   policies,
   type ToolResultMessage,
 } from '../index.js';
-import { callsDone, countedTools } from '../governance/test-support/governed-tools.js';
-import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
+import { countedTools } from '../governance/test-support/governed-tools.js';
+import { callsDone, inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
 import { stepAgent } from '../test-support/step-agent.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolResultMessage } from '../index.js';
-import { inlineProvider, textDone } from '../test-support/inline-provider.js';
-import { callsDone, countedTools } from './test-support/governed-tools.js';
+import { callsDone, inlineProvider, textDone } from '../test-support/inline-provider.js';
+import { countedTools } from './test-support/governed-tools.js';
 import { stepAgent } from '../test-support/step-agent.js';
 
 type Stage = 'hook' | 'guard' | 'policy' | 'approver' | 'tool';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { policies, type ToolResultMessage } from '../index.js';
-import { inlineProvider, textDone } from '../test-support/inline-provider.js';
-import { callsDone, countedTools } from './test-support/governed-tools.js';
+import { callsDone, inlineProvider, textDone } from '../test-support/inline-provider.js';
+import { countedTools } from './test-support/governed-tools.js';
 import { stepAgent } from '../test-support/step-agent.js';
 
 function run(text: string | undefined, policy = policies.permissive) {

@@ -7,9 +7,9 @@ import {
   historyProblems,
   policies,
 } from '../index.js';
-import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
+import { callsDone, inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
-import { callsDone, countedTools, resultsOf } from './test-support/governed-tools.js';
+import { countedTools, resultsOf } from './test-support/governed-tools.js';
 import { stepAgent } from '../test-support/step-agent.js';
 
 describe('policy decision paths', () => {

@@ -9,7 +9,7 @@ import {
   ProviderError,
   stderrLogger,
 } from '../index.js';
-import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
+import { callsDone, inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
 import { stepAgent } from '../test-support/step-agent.js';
 
 const add = defineTool({
@@ -143,18 +143,11 @@ describe('run metrics', () => {
       [
         { type: 'text_delta', delta: 'let me see' },
         withUsage(
-          {
-            type: 'done',
-            message: {
-              role: 'assistant',
-              content: [
-                { type: 'toolCall', id: 'c1', name: 'add', input: { a: 1, b: 2 } },
-                { type: 'toolCall', id: 'c2', name: 'add', input: { a: 'x' } },
-                { type: 'toolCall', id: 'c3', name: 'broken', input: {} },
-              ],
-              stopReason: 'tool_use',
-            },
-          },
+          callsDone([
+            { id: 'c1', name: 'add', input: { a: 1, b: 2 } },
+            { id: 'c2', name: 'add', input: { a: 'x' } },
+            { id: 'c3', name: 'broken', input: {} },
+          ]),
           100,
           20,
         ),
