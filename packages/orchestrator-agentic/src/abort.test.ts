@@ -1,9 +1,8 @@
-import { Agent } from '@agent-core/core';
 import { checkValidHistory } from '@agent-core/core/testing';
 import { calculator } from '@agent-core/test-support';
 import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
-import { agentic } from './index.js';
+import { agenticAgent } from './test-support/agentic-agent.js';
 
 // Aborts that need a tool or a model of their own; an abort at every event of a run, sequential
 // and parallel, is the conformance kit's (conformance.test.ts).
@@ -14,7 +13,7 @@ describe('abort', () => {
       turns: [{ text: 'abcdefghij', toolCalls: [{ name: 'calculator', input: { expression: '1+1' } }] }],
       chunkSize: 2,
     });
-    const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: agentic() });
+    const agent = agenticAgent({ provider, tools: [calculator] });
     let deltas = 0;
     agent.subscribe((event) => {
       if (event.type === 'text_delta' && ++deltas === 2) agent.abort();
@@ -30,11 +29,7 @@ describe('abort', () => {
   });
 
   it('a listener that throws does not break the run', async () => {
-    const agent = new Agent({
-      provider: mock({ turns: [{ text: 'fine' }] }),
-      model: 'm',
-      orchestrator: agentic(),
-    });
+    const agent = agenticAgent({ provider: mock({ turns: [{ text: 'fine' }] }) });
     agent.subscribe(() => {
       throw new Error('listener bug');
     });

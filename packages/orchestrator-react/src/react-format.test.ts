@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { react } from './index.js';
 import { action, final } from './test-support/history.js';
+import { reactAgent } from './test-support/react-agent.js';
 
 const clock = defineTool({
   name: 'clock',
@@ -177,7 +178,7 @@ describe('react: output limit', () => {
         { text: final('ok', 'fine') },
       ],
     });
-    const agent = new Agent({ provider, model: 'm', tools: [counter], orchestrator: react() });
+    const agent = reactAgent({ provider, tools: [counter] });
     const result = await agent.prompt('go').result();
     expect(ran).toBe(0);
     expect(result.toolCalls[0]?.result).toMatch(/cut off by the output token limit \(max_tokens\)/);
@@ -187,7 +188,7 @@ describe('react: output limit', () => {
 
   it('an answer cut off by the output limit ends with output_limit', async () => {
     const provider = mock({ turns: [{ text: 'Final Answer: half an ans', stopReason: 'max_tokens' }] });
-    const agent = new Agent({ provider, model: 'm', orchestrator: react() });
+    const agent = reactAgent({ provider });
     const result = await agent.prompt('go').result();
     expect(result.terminateReason).toBe('output_limit');
     expect(result.text).toBe('half an ans');

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { react } from './index.js';
 import { action, final } from './test-support/history.js';
+import { reactAgent } from './test-support/react-agent.js';
 
 const slowAdd = defineTool({
   name: 'slow_add',
@@ -25,7 +26,7 @@ const script: MockTurn[] = [
 
 function scriptedAgent() {
   const provider = mock({ turns: script, chunkSize: 6 });
-  const agent = new Agent({ provider, model: 'm', tools: [calculator, slowAdd], orchestrator: react() });
+  const agent = reactAgent({ provider, tools: [calculator, slowAdd] });
   return { agent, provider };
 }
 
@@ -34,7 +35,7 @@ function scriptedAgent() {
 describe('react: abort', () => {
   it('keeps the part of the final answer streamed before an abort', async () => {
     const provider = mock({ turns: [{ text: 'Thought: ok\nFinal Answer: abcdefghij' }], chunkSize: 2 });
-    const agent = new Agent({ provider, model: 'm', orchestrator: react() });
+    const agent = reactAgent({ provider });
     let deltas = 0;
     agent.subscribe((event) => {
       if (event.type === 'text_delta' && ++deltas === 2) agent.abort();
@@ -71,7 +72,7 @@ describe('react: steering and follow-up', () => {
 
   it('a follow-up queued during the run starts another turn after the final answer', async () => {
     const provider = mock({ turns: [{ text: final('a', 'first') }, { text: final('b', 'second') }] });
-    const agent = new Agent({ provider, model: 'm', orchestrator: react() });
+    const agent = reactAgent({ provider });
     agent.subscribe((event) => {
       if (event.type === 'message_start' && event.turn === 1) agent.followUp('and another thing');
     });
