@@ -3,6 +3,7 @@ import { calculator } from '@agent-core/test-support';
 import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { agenticAgent } from './test-support/agentic-agent.js';
+import { abortAtTextDelta } from '@agent-core/test-support/agent-events';
 
 // Aborts that need a tool or a model of their own; an abort at every event of a run, sequential
 // and parallel, is the conformance kit's (conformance.test.ts).
@@ -14,10 +15,7 @@ describe('abort', () => {
       chunkSize: 2,
     });
     const agent = agenticAgent({ provider, tools: [calculator] });
-    let deltas = 0;
-    agent.subscribe((event) => {
-      if (event.type === 'text_delta' && ++deltas === 2) agent.abort();
-    });
+    abortAtTextDelta(agent, 2);
     const result = await agent.prompt('hi').result();
     expect(result.terminateReason).toBe('aborted');
     expect(result.messages.at(-1)).toMatchObject({

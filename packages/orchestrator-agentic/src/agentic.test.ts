@@ -5,7 +5,7 @@ import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentic } from './index.js';
-import { failingTool } from '@agent-core/test-support/sample-tools';
+import { countingTool, failingTool } from '@agent-core/test-support/sample-tools';
 import { agenticAgent } from './test-support/agentic-agent.js';
 
 function calculatorTurns() {
@@ -248,13 +248,7 @@ describe('agentic: tool errors come back as results and the loop goes on', () =>
   });
 
   it('never runs a call cut off by the output limit', async () => {
-    let ran = 0;
-    const counter = defineTool({
-      name: 'counter',
-      description: 'counts',
-      parameters: z.object({ text: z.string().optional() }),
-      execute: () => String(++ran),
-    });
+    const { tool: counter, runs } = countingTool();
     const provider = mock({
       turns: [
         {
@@ -269,7 +263,7 @@ describe('agentic: tool errors come back as results and the loop goes on', () =>
     });
     const agent = agenticAgent({ provider, tools: [counter] });
     const result = await agent.prompt('go').result();
-    expect(ran).toBe(1);
+    expect(runs()).toBe(1);
     expect(result.toolCalls[1]?.result).toMatch(/cut off by the output token limit \(max_tokens\)/);
     checkValidHistory(result.messages);
   });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { react } from './index.js';
 import { action, final } from './test-support/history.js';
 import { reactAgent } from './test-support/react-agent.js';
+import { countingTool } from '@agent-core/test-support/sample-tools';
 
 const clock = defineTool({
   name: 'clock',
@@ -165,13 +166,7 @@ describe('react: retry limit', () => {
 
 describe('react: output limit', () => {
   it('never runs an action cut off by max_tokens, and says so in its result', async () => {
-    let ran = 0;
-    const counter = defineTool({
-      name: 'counter',
-      description: 'counts',
-      parameters: z.object({ text: z.string().optional() }),
-      execute: () => String(++ran),
-    });
+    const { tool: counter, runs } = countingTool();
     const provider = mock({
       turns: [
         { text: 'Action: counter\nAction Input: {"text": "cut"}', stopReason: 'max_tokens' },
@@ -180,7 +175,7 @@ describe('react: output limit', () => {
     });
     const agent = reactAgent({ provider, tools: [counter] });
     const result = await agent.prompt('go').result();
-    expect(ran).toBe(0);
+    expect(runs()).toBe(0);
     expect(result.toolCalls[0]?.result).toMatch(/cut off by the output token limit \(max_tokens\)/);
     expect(result.text).toBe('fine');
     checkValidHistory(result.messages);

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { react } from './index.js';
 import { action, final } from './test-support/history.js';
 import { reactAgent } from './test-support/react-agent.js';
+import { abortAtTextDelta } from '@agent-core/test-support/agent-events';
 
 const slowAdd = defineTool({
   name: 'slow_add',
@@ -36,10 +37,7 @@ describe('react: abort', () => {
   it('keeps the part of the final answer streamed before an abort', async () => {
     const provider = mock({ turns: [{ text: 'Thought: ok\nFinal Answer: abcdefghij' }], chunkSize: 2 });
     const agent = reactAgent({ provider });
-    let deltas = 0;
-    agent.subscribe((event) => {
-      if (event.type === 'text_delta' && ++deltas === 2) agent.abort();
-    });
+    abortAtTextDelta(agent, 2);
     const result = await agent.prompt('hi').result();
     expect(result.terminateReason).toBe('aborted');
     expect(result.messages.at(-1)).toEqual({

@@ -33,3 +33,15 @@ export function failingTool(name = 'broken', message = 'disk on fire') {
     },
   });
 }
+
+/** `counter`, which counts its runs: `runs()` says how many times it ran (a call cut off must never run). */
+export function countingTool() {
+  let runs = 0;
+  const tool = defineTool({
+    name: 'counter',
+    description: 'counts',
+    parameters: z.object({ text: z.string().optional() }),
+    execute: () => String(++runs),
+  });
+  return { tool, runs: () => runs };
+}
