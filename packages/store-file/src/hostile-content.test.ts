@@ -1,11 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { historyProblems, newSessionState, type Provider, SessionManager } from '@agent-core/core';
+import { historyProblems, newSessionState, SessionManager } from '@agent-core/core';
 import { stepOrchestrator } from '@agent-core/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';
 import { useTemporaryRoots } from './test-support/temporary-roots.js';
+import { fineProvider } from './test-support/running-child.js';
 
 // Stored sessions whose files carry `__proto__`, `constructor` and `prototype` keys (in metadata, a
 // tool call's input, a log record, a summary): they load as plain keys, a prompt runs, they are
@@ -20,15 +21,7 @@ afterEach(async () => {
 const hostileJson =
   '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"prototype":{"polluted":"yes"}}';
 
-const provider: Provider = {
-  name: 'scripted',
-  async *stream() {
-    yield {
-      type: 'done',
-      message: { role: 'assistant', content: [{ type: 'text', text: 'fine' }], stopReason: 'end_turn' },
-    };
-  },
-};
+const provider = fineProvider;
 
 describe('stored sessions with prototype keys', () => {
   it('load, take a prompt and save again with the keys as plain data, polluting nothing', async () => {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';
 import { answer, runOf, toolRun, user } from './test-support/session-events.js';
 import { useTemporaryRoots } from './test-support/temporary-roots.js';
+import { childInSlowCall } from './test-support/running-child.js';
 
 const root = useTemporaryRoots('store-file-follow-');
 const children: ChildProcess[] = [];
@@ -187,20 +188,8 @@ describe('FileSessionStore.list follows every status change', () => {
 describe('FileSessionStore.list and the run lease', () => {
   it('running while the process that runs it lives; interrupted once it is killed', async () => {
     const folder = await root();
-    const child = spawn(
-      process.execPath,
-      [join(import.meta.dirname, '__fixtures__', 'agent-child.mjs'), folder, 'first'],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const child = await childInSlowCall(folder);
     children.push(child);
-    await new Promise<void>((resolve, reject) => {
-      let seen = '';
-      child.stdout?.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        if (seen.includes('slow call started\n')) resolve();
-      });
-      child.once('exit', () => reject(new Error('the child exited before its slow call')));
-    });
     const { store, counts } = counted(join(folder, 'sessions'));
     expect((await store.list()).sessions[0]).toMatchObject({
       id: 'killme',
