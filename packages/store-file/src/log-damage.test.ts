@@ -13,6 +13,7 @@ import { recordingLogger } from './test-support/recording-logger.js';
 import { answer, toolRun, user } from './test-support/session-events.js';
 import { useTemporaryRoots } from './test-support/temporary-roots.js';
 import { snapshotFirstRun } from './test-support/snapshot-first-run.js';
+import { rejectionOf } from './test-support/rejection-of.js';
 
 const root = useTemporaryRoots('store-file-damage-');
 afterEach(async () => {
@@ -53,15 +54,8 @@ async function rewriteLines(path: string, change: (lines: string[]) => string[])
   );
 }
 
-async function corrupt(action: Promise<unknown>): Promise<SessionCorruptError> {
-  const error = await action.then(
-    () => {
-      throw new Error('expected SessionCorruptError, and it succeeded');
-    },
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SessionCorruptError);
-  return error as SessionCorruptError;
+function corrupt(action: Promise<unknown>): Promise<SessionCorruptError> {
+  return rejectionOf(action, SessionCorruptError, 'expected SessionCorruptError, and it succeeded');
 }
 
 const quiet = () => recordingLogger().logger;

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, test } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';
 import { useTemporaryRoots } from './test-support/temporary-roots.js';
+import { rejectionOf } from './test-support/rejection-of.js';
 
 const root = useTemporaryRoots('store-file-lease-');
 const children: ChildProcess[] = [];
@@ -52,15 +53,8 @@ function deadPid(): number {
   return spawnSync(process.execPath, ['-e', '']).pid as number;
 }
 
-async function busy(lease: Promise<SessionLease>): Promise<SessionBusyError> {
-  const error = await lease.then(
-    () => {
-      throw new Error('expected the lease to be busy, and it was taken');
-    },
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SessionBusyError);
-  return error as SessionBusyError;
+function busy(lease: Promise<SessionLease>): Promise<SessionBusyError> {
+  return rejectionOf(lease, SessionBusyError, 'expected the lease to be busy, and it was taken');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
