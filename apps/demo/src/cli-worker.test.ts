@@ -61,6 +61,15 @@ async function until<Value>(what: string, check: () => Value | undefined | false
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** Enqueues `prompt` with the shell tool from `home`; the run pauses for approval (code 3), and its session id comes back. */
+async function queuedPause(home: string, prompt: string): Promise<string> {
+  const paused = await runCli(['run', '--queue', '--tools', 'shell', prompt], { home, cwd: home });
+  expect(paused.code).toBe(3);
+  const session = /approve (\S+)/.exec(paused.stderr)?.[1];
+  expect(session).toBeDefined();
+  return session as string;
+}
+
 describe('agent-core worker', { timeout: 120_000 }, () => {
   it('two workers serve queued runs; a run survives kill -9 of the worker running it, its cut call never run again', async () => {
     const home = workerHome();
@@ -110,10 +119,7 @@ describe('agent-core worker', { timeout: 120_000 }, () => {
     try {
       await until('the worker to start', () => worker.stderr().includes(' serves '));
       const prompt = 'call shell {"command":"echo once >> ran.txt"}';
-      const paused = await runCli(['run', '--queue', '--tools', 'shell', prompt], { home, cwd: home });
-      expect(paused.code).toBe(3);
-      const session = /approve (\S+)/.exec(paused.stderr)?.[1] as string;
-      expect(session).toBeDefined();
+      const session = await queuedPause(home, prompt);
       const listed = await runCli(['approvals'], { home });
       expect(listed.stdout).toContain(`session ${session}`);
       const approved = await runCli(['approve', session], { home });
@@ -141,9 +147,7 @@ describe('agent-core worker', { timeout: 120_000 }, () => {
         await until('the worker to start', () => worker.stderr().includes(' serves '));
         // The command writes the id of the process that runs it: the worker's, never the studio's.
         const prompt = 'call shell {"command":"echo $PPID >> ran.txt"}';
-        const paused = await runCli(['run', '--queue', '--tools', 'shell', prompt], { home, cwd: home });
-        expect(paused.code).toBe(3);
-        const session = /approve (\S+)/.exec(paused.stderr)?.[1] as string;
+        const session = await queuedPause(home, prompt);
         studio = await startStudioCli(['--port', '0'], { home });
         const context = await browser.newContext();
         context.setDefaultTimeout(30_000);
