@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 /** Where Chromium is: `CHROMIUM_PATH` or Debian's. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -40,4 +41,25 @@ export function browserAvailable(): boolean {
 /** Headless Chromium with no traffic of its own and a fresh profile (playwright-core makes one per launch). */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: [...chromiumArguments] });
+}
+
+/**
+ * One Chromium for the tests of the enclosing `describe`: launched before them, closed after them.
+ * The handle it returns reaches the browser once launched, so tests use it as the browser.
+ */
+export function useBrowser(): Browser {
+  let launched: Browser | undefined;
+  beforeAll(async () => {
+    launched = await launchBrowser();
+  });
+  afterAll(async () => {
+    await launched?.close();
+  });
+  return new Proxy({} as Browser, {
+    get(_target, key) {
+      if (launched === undefined) throw new Error('Chromium is launched in beforeAll: use it inside a test.');
+      const value = Reflect.get(launched, key, launched);
+      return typeof value === 'function' ? value.bind(launched) : value;
+    },
+  });
 }
