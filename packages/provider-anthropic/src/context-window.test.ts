@@ -1,6 +1,6 @@
 import { stepOrchestrator } from '@agent-core/core/testing';
 import { messageEnd, messageStart, textBlock } from '@agent-core/test-support';
-import { Agent, type AgentEvent, ContextWindow } from '@agent-core/core';
+import { Agent, ContextWindow } from '@agent-core/core';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic.js';
 import { loadSdk } from './load-sdk.js';
@@ -10,6 +10,7 @@ import {
   type Reply,
   useAnthropicServer,
 } from './test-support/anthropic-server.js';
+import { promptTurns } from '@agent-core/test-support/agent-events';
 
 // A server whose context is smaller than the agent's budget (llama.cpp's Anthropic-compatible
 // endpoint, or a model with a smaller window): it refuses any request over `limit` of its own
@@ -92,15 +93,12 @@ describe.each(backends)('a context window on a smaller server ($name) learns its
       contextWindow: window,
       ...(backend.maxOutputTokens === undefined ? {} : { maxOutputTokens: backend.maxOutputTokens }),
     });
-    const events: AgentEvent[] = [];
     const turns = 14;
-    for (let turn = 1; turn <= turns; turn++) {
-      const run = agent.prompt(`Turn ${turn}: ${'remember this line. '.repeat(30)}`);
-      for await (const event of run) events.push(event);
-      const result = await run.result();
-      expect(result.error?.message).toBeUndefined();
-      expect(result.terminateReason).toBe('completed');
-    }
+    const events = await promptTurns(
+      agent,
+      turns,
+      (turn) => `Turn ${turn}: ${'remember this line. '.repeat(30)}`,
+    );
 
     expect(seen.filter((request) => request.refused)).toHaveLength(1);
     expect(seen).toHaveLength(turns + 1);
