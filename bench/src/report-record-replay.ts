@@ -1,16 +1,7 @@
 import type { BenchResults } from './results.js';
+import { number, table } from './report-format.js';
 
 // Workload 12 in the report: what recording costs per step, and replaying a 1,000-step session.
-
-const number = (value: number, digits = 1) =>
-  Number.isFinite(value)
-    ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-    : 'n/a';
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
-  return [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
-}
 
 /** The replay target: a 1,000-step session replayed in under 1 s, from each source. */
 export function recordReplayTargets(

@@ -1,16 +1,7 @@
 import type { BenchResults } from './results.js';
+import { number, table } from './report-format.js';
 
 // Workload 9 in the report: the session stores side by side, list, and the 4-process contention.
-
-const number = (value: number, digits = 1) =>
-  Number.isFinite(value)
-    ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-    : 'n/a';
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
-  return [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
-}
 
 /** The store rows' target: with PostgreSQL, 1,000 concurrent sessions add at most 20 ms at p99 per step. */
 export function storeTargets(results: BenchResults): { target: string; measured: string; pass: boolean }[] {

@@ -1,11 +1,7 @@
 import type { BenchResults } from './results.js';
+import { number } from './report-format.js';
 
 // Workload 14 in the report: runs as jobs of @agent-core/workers.
-
-const number = (value: number, digits = 1) =>
-  Number.isFinite(value)
-    ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-    : 'n/a';
 
 /** The workers' target: a dead worker's run is taken up within the lease time plus one second. */
 export function workerTargets(results: BenchResults): { target: string; measured: string; pass: boolean }[] {

@@ -4,22 +4,11 @@ import { renderStores, storeTargets } from './report-stores.js';
 import { renderWorkers, workerTargets } from './report-workers.js';
 import type { BenchResults, FrameworkResult } from './results.js';
 import type { PerStepCell } from './workloads/per-step.js';
+import { number, table } from './report-format.js';
 
-const number = (value: number, digits = 1) =>
-  Number.isFinite(value)
-    ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-    : 'n/a';
 const ratio = (value: number) => `${number(value, 2)}×`;
 const megabytes = (bytes: number) => `${number(bytes / 1_048_576, 2)} MB`;
 const kilobytes = (bytes: number) => `${number(bytes / 1024, 0)} KB`;
-
-function row(cells: readonly string[]): string {
-  return `| ${cells.join(' | ')} |`;
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  return [row(header), row(header.map(() => '---')), ...rows.map(row)].join('\n');
-}
 
 /** The lowest and highest ratio of a cell's passes, as `1.9–2.3×`; empty for a cell of one pass. */
 function spread(cell: PerStepCell): string {

@@ -9,7 +9,7 @@ import { PostgresSessionStore } from '@agent-core/store-postgres';
 import { startStudio, type StudioServer } from '@agent-core/studio';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { chromium } from 'playwright-core';
+import { launchBrowser } from '@agent-core/test-support/chromium';
 import { median } from './measure.js';
 import { startBenchServer } from './postgres-server.js';
 
@@ -21,7 +21,6 @@ import { startBenchServer } from './postgres-server.js';
 
 const sessionCount = Number(process.env.STUDIO_BENCH_SESSIONS ?? 100_000);
 const rounds = 7;
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const silent = { ...silentLogger };
 
 interface SignedIn {
@@ -243,20 +242,7 @@ async function renderFigures(
     const studio = await startStudio({ store, logger: silent });
     const client = await signIn(studio);
     const apiMs = await timedMedian(() => client.get('/api/sessions/long-run'));
-    const browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const browser = await launchBrowser();
     const times: number[] = [];
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

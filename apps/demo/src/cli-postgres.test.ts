@@ -1,17 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
+import { describe, expect, it } from 'vitest';
 import { makeHome, runCli } from './test-support/run-cli.js';
 
 // The CLI with its sessions in PostgreSQL: a real server, started for this file (or AGENT_CORE_PG_URL).
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const { server } = usePostgresServer({ startTimeoutMs: 120_000 });
 
 describe('agent-core --store postgres://', { timeout: 90_000 }, () => {
   it('a run paused in one process is listed and approved from another through the database; the tool runs once', async () => {

@@ -1,17 +1,11 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
+import { describe, expect, it } from 'vitest';
 import { makeHome, runCli } from './test-support/run-cli.js';
 
 // `agent-core replay` with its sessions in PostgreSQL: a real server, started for this file (or AGENT_CORE_PG_URL).
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const { server } = usePostgresServer({ startTimeoutMs: 120_000 });
 
 describe('agent-core replay --store postgres://', { timeout: 90_000 }, () => {
   it('reproduces a stored session, diverges after the prompt or a tool changes, and replays up to a damaged record', async () => {

@@ -4,14 +4,10 @@ import { inputHash, newSessionState, type SessionEvent, silentLogger } from '@ag
 import { FileSessionStore } from '@agent-core/store-file';
 import { startTestServer, type TestServer } from '@agent-core/test-postgres';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeHome, runCli } from './test-support/run-cli.js';
-import {
-  browserAvailable,
-  launchBrowser,
-  type StudioProcess,
-  startStudioCli,
-} from './test-support/studio-process.js';
+import { browserAvailable, useBrowser } from '@agent-core/test-support/chromium';
+import { type StudioProcess, startStudioCli } from './test-support/studio-process.js';
 
 // `agent-core studio` as its users start it, driven by Debian's Chromium, beside `agent-core run`,
 // `approve` and `chat` as processes over the same store. The last test takes the README's screenshot.
@@ -98,13 +94,7 @@ async function raceApprove(
 }
 
 describe.skipIf(!available)('agent-core studio in a browser', { timeout: 180_000 }, () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it('over the file store: lists, shows and decides once (also raced against agent-core approve), follows another process, refuses a stranger', async () => {
     const home = makeHome();

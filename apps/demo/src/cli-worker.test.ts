@@ -2,25 +2,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
+import { describe, expect, it } from 'vitest';
 import { cli, cliEnvironment, makeHome, runCli } from './test-support/run-cli.js';
-import {
-  browserAvailable,
-  launchBrowser,
-  type StudioProcess,
-  startStudioCli,
-} from './test-support/studio-process.js';
+import { browserAvailable, launchBrowser } from '@agent-core/test-support/chromium';
+import { type StudioProcess, startStudioCli } from './test-support/studio-process.js';
 
 // `agent-core worker` as the README's quick start runs it: two worker processes on one PostgreSQL
 // store, prompts enqueued with `run --queue`, one worker killed with SIGKILL in the middle of a run.
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const { server } = usePostgresServer({ startTimeoutMs: 120_000 });
 
 /** A home whose config gives workers a short lease, so a dead worker's run moves on within a second or two. */
 function workerHome(): string {
@@ -69,6 +59,15 @@ async function until<Value>(what: string, check: () => Value | undefined | false
     await sleep(25);
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Enqueues `prompt` with the shell tool from `home`; the run pauses for approval (code 3), and its session id comes back. */
+async function queuedPause(home: string, prompt: string): Promise<string> {
+  const paused = await runCli(['run', '--queue', '--tools', 'shell', prompt], { home, cwd: home });
+  expect(paused.code).toBe(3);
+  const session = /approve (\S+)/.exec(paused.stderr)?.[1];
+  expect(session).toBeDefined();
+  return session as string;
 }
 
 describe('agent-core worker', { timeout: 120_000 }, () => {
@@ -120,10 +119,7 @@ describe('agent-core worker', { timeout: 120_000 }, () => {
     try {
       await until('the worker to start', () => worker.stderr().includes(' serves '));
       const prompt = 'call shell {"command":"echo once >> ran.txt"}';
-      const paused = await runCli(['run', '--queue', '--tools', 'shell', prompt], { home, cwd: home });
-      expect(paused.code).toBe(3);
-      const session = /approve (\S+)/.exec(paused.stderr)?.[1] as string;
-      expect(session).toBeDefined();
+      const session = await queuedPause(home, prompt);
       const listed = await runCli(['approvals'], { home });
       expect(listed.stdout).toContain(`session ${session}`);
       const approved = await runCli(['approve', session], { home });
@@ -151,9 +147,7 @@ describe('agent-core worker', { timeout: 120_000 }, () => {
         await until('the worker to start', () => worker.stderr().includes(' serves '));
         // The command writes the id of the process that runs it: the worker's, never the studio's.
         const prompt = 'call shell {"command":"echo $PPID >> ran.txt"}';
-        const paused = await runCli(['run', '--queue', '--tools', 'shell', prompt], { home, cwd: home });
-        expect(paused.code).toBe(3);
-        const session = /approve (\S+)/.exec(paused.stderr)?.[1] as string;
+        const session = await queuedPause(home, prompt);
         studio = await startStudioCli(['--port', '0'], { home });
         const context = await browser.newContext();
         context.setDefaultTimeout(30_000);

@@ -11,6 +11,13 @@ function run(args: string[], stdin?: string, cwd?: string) {
   return runCli(args, { ...(stdin === undefined ? {} : { stdin }), ...(cwd === undefined ? {} : { cwd }) });
 }
 
+/** Runs the CLI with `args` and checks it refuses them as a usage error (code 2) saying `message`. */
+async function expectRefused(args: string[], message: string): Promise<void> {
+  const refused = await run(args);
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain(message);
+}
+
 // Each test starts the binary as a process, some several times: generous on a loaded machine.
 describe('agent-core binary', { timeout: 30_000 }, () => {
   it('chat answers offline with the calculator, a status line per tool call, and says it is offline', async () => {
@@ -175,22 +182,16 @@ describe('agent-core binary', { timeout: 30_000 }, () => {
   });
 
   it('an unknown provider, orchestrator or tool pack lists every name the demo can load, not only imported ones', async () => {
-    const provider = await run(['chat', '--provider', 'nope', 'hi']);
-    expect(provider.code).toBe(2);
-    expect(provider.stderr).toContain(
+    await expectRefused(
+      ['chat', '--provider', 'nope', 'hi'],
       "flag --provider: 'provider' names no provider the CLI can load: 'nope'; providers: anthropic, mock, openai",
     );
-    const orchestrator = await run(['chat', '-o', 'nope', 'hi']);
-    expect(orchestrator.code).toBe(2);
-    expect(orchestrator.stderr).toContain('orchestrators: agentic, plan-execute, react');
-    const tools = await run(['chat', '-t', 'basic,nope', 'hi']);
-    expect(tools.code).toBe(2);
-    expect(tools.stderr).toContain(
+    await expectRefused(['chat', '-o', 'nope', 'hi'], 'orchestrators: agentic, plan-execute, react');
+    await expectRefused(
+      ['chat', '-t', 'basic,nope', 'hi'],
       "flag --tools: 'tools' names no tool pack the CLI can load: 'nope'; tool packs: basic, fs, shell",
     );
-    const mcp = await run(['chat', '-t', 'mcp', 'hi']);
-    expect(mcp.code).toBe(2);
-    expect(mcp.stderr).toContain("an MCP server's tools come from --mcp '<command>'");
+    await expectRefused(['chat', '-t', 'mcp', 'hi'], "an MCP server's tools come from --mcp '<command>'");
   });
 
   it('an unknown flag gets a message with balanced quotes', async () => {

@@ -8,10 +8,11 @@ import { Agent, type AgentEvent, type AgentResult, type Provider } from '@agent-
 import { agentic } from '@agent-core/orchestrator-agentic';
 import { anthropic } from '@agent-core/provider-anthropic';
 import { openai } from '@agent-core/provider-openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   anthropicReply,
   chatReply,
+  closeServersAfterEach,
   type ScriptedSseServer,
   startScriptedSseServer,
 } from './test-support/scripted-sse-server.js';
@@ -19,10 +20,7 @@ import {
 // A run recorded through a provider's real SDK against a local server speaking the vendor's wire
 // format, then replayed offline: the same events and result, and no request reaches the server.
 
-const servers: ScriptedSseServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const closeAfterTest = closeServersAfterEach();
 
 const apiKey = 'sk-test-0123456789abcdef';
 
@@ -89,7 +87,7 @@ function stable(value: unknown): unknown {
 describe.each(dialects)('a cassette of $name', (dialect) => {
   it('replays the recorded run offline with the same events and result', async () => {
     const server = await dialect.start();
-    servers.push(server);
+    closeAfterTest(server);
     const file = join(mkdtempSync(join(tmpdir(), 'e2e-cassette-')), 'calculator.json');
 
     const recorder = await cassette({ file, provider: dialect.provider(server.url), mode: 'record' });
@@ -114,7 +112,7 @@ describe.each(dialects)('a cassette of $name', (dialect) => {
 
   it('fails closed with a diff naming the system prompt when it changed, asking the server nothing', async () => {
     const server = await dialect.start();
-    servers.push(server);
+    closeAfterTest(server);
     const file = join(mkdtempSync(join(tmpdir(), 'e2e-cassette-')), 'calculator.json');
     await run(
       await cassette({ file, provider: dialect.provider(server.url), mode: 'record' }),

@@ -12,12 +12,12 @@ import {
 import { agentic } from '@agent-core/orchestrator-agentic';
 import { anthropic } from '@agent-core/provider-anthropic';
 import { openai } from '@agent-core/provider-openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   anthropicReply,
   chatReply,
   type ErrorReply,
-  type ScriptedSseServer,
+  closeServersAfterEach,
   type SseFrame,
   startScriptedSseServer,
 } from './test-support/scripted-sse-server.js';
@@ -38,10 +38,7 @@ const stored: AgentMessage[] = [1, 2, 3].flatMap((turn): AgentMessage[] => [
   { role: 'assistant', content: [{ type: 'text', text: `Earlier answer ${turn}.` }], stopReason: 'end_turn' },
 ]);
 
-const servers: ScriptedSseServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const closeAfterTest = closeServersAfterEach();
 
 interface Backend {
   name: string;
@@ -77,7 +74,7 @@ const backends: Backend[] = [
 
 async function run(backend: Backend, replies: (SseFrame[] | ErrorReply)[]) {
   const server = await startScriptedSseServer(replies, { basePath: backend.basePath, done: backend.done });
-  servers.push(server);
+  closeAfterTest(server);
   const agent = new Agent({
     provider: backend.provider(server.url),
     model: 'model-under-test',
@@ -144,7 +141,7 @@ describe('context overflow through OpenAI Responses', () => {
   it('a refusal on the retry too ends the run with a clear error', async () => {
     const overflow = recorded('responses-context-length-exceeded');
     const server = await startScriptedSseServer([overflow, overflow], { basePath: '/v1' });
-    servers.push(server);
+    closeAfterTest(server);
     const agent = new Agent({
       provider: openai({ baseURL: server.url, apiKey: 'test', api: 'responses' }),
       model: 'model-under-test',

@@ -4,21 +4,18 @@ import { calculator } from '@agent-core/test-support';
 import { agentic } from '@agent-core/orchestrator-agentic';
 import { anthropic } from '@agent-core/provider-anthropic';
 import { openai } from '@agent-core/provider-openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   anthropicReply,
   chatReply,
-  type ScriptedSseServer,
+  closeServersAfterEach,
   startScriptedSseServer,
 } from './test-support/scripted-sse-server.js';
 
 // A conversation with tool calls and thinking, produced through one provider's real SDK and wire
 // format, continued through the other's: nothing that cannot travel is sent, nothing is sent malformed.
 
-const servers: ScriptedSseServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const closeAfterTest = closeServersAfterEach();
 
 async function server(
   replies: Parameters<typeof startScriptedSseServer>[0],
@@ -26,7 +23,7 @@ async function server(
   done?: boolean,
 ) {
   const started = await startScriptedSseServer(replies, { basePath, done });
-  servers.push(started);
+  closeAfterTest(started);
   return started;
 }
 

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   anthropicReply,
   chatReply,
-  type ScriptedSseServer,
+  closeServersAfterEach,
   type SseFrame,
   startScriptedSseServer,
 } from './test-support/scripted-sse-server.js';
@@ -25,10 +25,9 @@ const exporter = new InMemorySpanExporter();
 const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer(
   'e2e',
 );
-const servers: ScriptedSseServer[] = [];
-afterEach(async () => {
+const closeAfterTest = closeServersAfterEach();
+afterEach(() => {
   exporter.reset();
-  await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
 /** Anthropic counts the uncached input apart: `input_tokens` beside the cache reads and writes. */
@@ -104,7 +103,7 @@ describe.each(cases)('usage with a prompt cache: $name', (backend) => {
       basePath: backend.basePath,
       done: backend.done,
     });
-    servers.push(server);
+    closeAfterTest(server);
     const agent = new Agent({
       provider: backend.provider(server.url),
       model: 'model-under-test',

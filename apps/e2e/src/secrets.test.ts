@@ -1,6 +1,13 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, type AgentEvent, type AgentResult, defineTool, stderrLogger } from '@agent-core/core';
+import {
+  Agent,
+  type AgentEvent,
+  type AgentResult,
+  defineTool,
+  type Provider,
+  stderrLogger,
+} from '@agent-core/core';
 import { agentic } from '@agent-core/orchestrator-agentic';
 import { anthropic } from '@agent-core/provider-anthropic';
 import { openai } from '@agent-core/provider-openai';
@@ -103,6 +110,26 @@ function expectNoKey(captured: Awaited<ReturnType<typeof runCapturing>>, key: st
     expect(() => JSON.parse(line)).not.toThrow();
 }
 
+/** An agent with the echo tool that retries three times at once and logs everything a key could leak into. */
+function retryingAgent(provider: Provider, model: string): Agent {
+  return new Agent({
+    provider,
+    model,
+    tools: [echoTool],
+    orchestrator: agentic(),
+    retry: { maxRetries: 3, baseDelayMs: 1 },
+    logger: stderrLogger('debug'),
+  });
+}
+
+/** A run that failed on the 401: the error says so, the key the server echoed was removed (not absent), and it is nowhere. */
+function expectRedacted401(failed: Awaited<ReturnType<typeof runCapturing>>, key: string): void {
+  expect(failed.result.terminateReason).toBe('error');
+  expect(failed.result.error?.message).toMatch(/401/);
+  expect(failed.result.error?.message).toContain('[REDACTED]');
+  expectNoKey(failed, key);
+}
+
 describe('no API key leaks into logs, events, errors or stored sessions', () => {
   it('Anthropic: 401 with the key echoed, then 500s echoing the headers, then success', async () => {
     const url = await startServer([
@@ -134,20 +161,8 @@ describe('no API key leaks into logs, events, errors or stored sessions', () => 
       },
       { frames: anthropicReply({ text: '45' }) },
     ]);
-    const agent = new Agent({
-      provider: anthropic({ baseURL: url, apiKey: anthropicKey }),
-      model: 'claude-sonnet-4-5',
-      tools: [echoTool],
-      orchestrator: agentic(),
-      retry: { maxRetries: 3, baseDelayMs: 1 },
-      logger: stderrLogger('debug'),
-    });
-    const failed = await runCapturing(agent, 'What is 15*3?');
-    expect(failed.result.terminateReason).toBe('error');
-    expect(failed.result.error?.message).toMatch(/401/);
-    // The server did echo the key: it was removed, not absent.
-    expect(failed.result.error?.message).toContain('[REDACTED]');
-    expectNoKey(failed, anthropicKey);
+    const agent = retryingAgent(anthropic({ baseURL: url, apiKey: anthropicKey }), 'claude-sonnet-4-5');
+    expectRedacted401(await runCapturing(agent, 'What is 15*3?'), anthropicKey);
 
     const recovered = await runCapturing(agent, 'Try again');
     expect(recovered.result.terminateReason).toBe('completed');
@@ -185,20 +200,8 @@ describe('no API key leaks into logs, events, errors or stored sessions', () => 
       ],
       { done: true },
     );
-    const agent = new Agent({
-      provider: openai({ baseURL: `${url}/v1`, apiKey: openaiKey }),
-      model: 'gpt-5-mini',
-      tools: [echoTool],
-      orchestrator: agentic(),
-      retry: { maxRetries: 3, baseDelayMs: 1 },
-      logger: stderrLogger('debug'),
-    });
-    const failed = await runCapturing(agent, 'What is 15*3?');
-    expect(failed.result.terminateReason).toBe('error');
-    expect(failed.result.error?.message).toMatch(/401/);
-    // The server did echo the key: it was removed, not absent.
-    expect(failed.result.error?.message).toContain('[REDACTED]');
-    expectNoKey(failed, openaiKey);
+    const agent = retryingAgent(openai({ baseURL: `${url}/v1`, apiKey: openaiKey }), 'gpt-5-mini');
+    expectRedacted401(await runCapturing(agent, 'What is 15*3?'), openaiKey);
 
     const recovered = await runCapturing(agent, 'Try again');
     expect(recovered.result.terminateReason).toBe('completed');

@@ -6,15 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  browserAvailable,
-  Child,
-  launchBrowser,
-  runPeer,
-  startStudioProcess,
-} from './test-support/studio-processes.js';
+import { browserAvailable, useBrowser } from '@agent-core/test-support/chromium';
+import { Child, runPeer, startStudioProcess } from './test-support/studio-processes.js';
 
 // The studio as its users get it: a process over a file store and over PostgreSQL, driven by Debian's
 // Chromium through playwright-core; the sessions are made and raced by other processes.
@@ -50,13 +45,7 @@ async function untilStatus(page: Page, id: string, status: string): Promise<void
 // A test waits for the page (each wait up to `waitMs`), not for a fixed time: vitest's 5 s default would
 // fail a test on a loaded machine while the page it waits for is still on its way.
 describe.skipIf(!available)('the studio in a browser', { timeout: 120_000 }, () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   describe.each(['file', 'postgres'] as const)('over the %s store', (kind) => {
     let folder: string;

@@ -1,12 +1,13 @@
 import { report, soak } from '@agent-core/test-support';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { historyProblems, newSessionState, restoreSession } from '@agent-core/core';
 import { migrate, PostgresSessionStore } from '@agent-core/store-postgres';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
+import { startLineProcess } from '@agent-core/test-support/line-process';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 import { migrateWorkers, RunQueue } from '@agent-core/workers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -21,47 +22,40 @@ const runs = soak ? 1_000 : 60;
 const kills = soak ? 20 : 2;
 const leaseMs = 1_000;
 
-let server: TestServer;
+const { server } = usePostgresServer();
 let folder: string;
 beforeAll(async () => {
-  server = await startTestServer();
   folder = await mkdtemp(join(tmpdir(), 'e2e-workers-'));
 });
 afterAll(async () => {
-  await server.stop();
   await rm(folder, { recursive: true, force: true });
 });
 
 interface WorkerProcess {
   process: ChildProcess;
+  /** Resolves once the worker printed `ready`. */
   ready: Promise<void>;
-  lines: string[];
+  /** Every line it printed, once it exited with code 0. */
+  lines(): Promise<string[]>;
   exited: Promise<number | null>;
 }
 
 function startWorker(schema: string, ranFile: string, concurrency: number, toolDelayMs = 6): WorkerProcess {
-  const process_ = spawn(
-    process.execPath,
-    [child, server.url, schema, ranFile, String(concurrency), String(leaseMs), String(toolDelayMs)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const lines: string[] = [];
-  let buffer = '';
-  let ready: () => void = () => {};
-  const readyPromise = new Promise<void>((resolve) => {
-    ready = resolve;
-  });
-  process_.stdout?.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, end);
-      buffer = buffer.slice(end + 1);
-      lines.push(line);
-      if (line === 'ready') ready();
-    }
-  });
-  const exited = new Promise<number | null>((resolve) => process_.once('exit', (code) => resolve(code)));
-  return { process: process_, ready: readyPromise, lines, exited };
+  const worker = startLineProcess(child, [
+    server.url,
+    schema,
+    ranFile,
+    String(concurrency),
+    String(leaseMs),
+    String(toolDelayMs),
+  ]);
+  const ready = (async () => {
+    while ((await worker.next()) !== 'ready');
+  })();
+  // A worker killed before it is ready is awaited by no one: its rejection is not an error.
+  ready.catch(() => {});
+  const exited = new Promise<number | null>((resolve) => worker.child.once('exit', (code) => resolve(code)));
+  return { process: worker.child, ready, lines: worker.all, exited };
 }
 
 async function settledCount(schema: string): Promise<number> {
@@ -158,7 +152,7 @@ describe('worker processes killed at random moments', () => {
       while ((await readFile(ranFile, 'utf8').catch(() => '')).length === 0) await sleep(20);
       first.process.kill('SIGTERM');
       expect(await first.exited).toBe(0);
-      expect(first.lines.at(-1)).toBe('stopped 0');
+      expect((await first.lines()).at(-1)).toBe('stopped 0');
       const { rows } = await server.admin.query(
         `SELECT state FROM "${schema}".agent_core_operations WHERE state NOT IN ('finished', 'queued')`,
       );

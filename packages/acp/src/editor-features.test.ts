@@ -7,6 +7,7 @@ import { mock } from '@agent-core/provider-mock';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { z } from 'zod';
 import { connectEditor, updatesOf } from './test-support/acp-pair.js';
+import { addTool as add } from '@agent-core/test-support/sample-tools';
 
 let folder: string;
 beforeEach(async () => {
@@ -14,14 +15,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await rm(folder, { recursive: true, force: true });
-});
-
-const add = defineTool({
-  name: 'add',
-  description: 'Adds two numbers',
-  risk: 'read',
-  parameters: z.object({ a: z.number(), b: z.number() }),
-  execute: ({ a, b }) => String(a + b),
 });
 
 // A write tool like tools-fs's: the whole new content of a file inside the folder.

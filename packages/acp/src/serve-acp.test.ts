@@ -1,17 +1,8 @@
-import { defineTool } from '@agent-core/core';
 import { stepOrchestrator } from '@agent-core/core/testing';
 import { mock } from '@agent-core/provider-mock';
 import { expect, test } from 'vitest';
-import { z } from 'zod';
 import { connectEditor, updatesOf } from './test-support/acp-pair.js';
-
-const add = defineTool({
-  name: 'add',
-  description: 'Adds two numbers',
-  risk: 'read',
-  parameters: z.object({ a: z.number(), b: z.number() }),
-  execute: ({ a, b }) => String(a + b),
-});
+import { addTool as add } from '@agent-core/test-support/sample-tools';
 
 test('a prompt streams its text and tool calls in order, then answers end_turn with nothing after it', async () => {
   const provider = mock({

@@ -1,9 +1,9 @@
-import { Agent } from '@agent-core/core';
 import { checkValidHistory } from '@agent-core/core/testing';
 import { calculator } from '@agent-core/test-support';
 import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
-import { agentic } from './index.js';
+import { agenticAgent } from './test-support/agentic-agent.js';
+import { abortAtTextDelta } from '@agent-core/test-support/agent-events';
 
 // Aborts that need a tool or a model of their own; an abort at every event of a run, sequential
 // and parallel, is the conformance kit's (conformance.test.ts).
@@ -14,11 +14,8 @@ describe('abort', () => {
       turns: [{ text: 'abcdefghij', toolCalls: [{ name: 'calculator', input: { expression: '1+1' } }] }],
       chunkSize: 2,
     });
-    const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: agentic() });
-    let deltas = 0;
-    agent.subscribe((event) => {
-      if (event.type === 'text_delta' && ++deltas === 2) agent.abort();
-    });
+    const agent = agenticAgent({ provider, tools: [calculator] });
+    abortAtTextDelta(agent, 2);
     const result = await agent.prompt('hi').result();
     expect(result.terminateReason).toBe('aborted');
     expect(result.messages.at(-1)).toMatchObject({
@@ -30,11 +27,7 @@ describe('abort', () => {
   });
 
   it('a listener that throws does not break the run', async () => {
-    const agent = new Agent({
-      provider: mock({ turns: [{ text: 'fine' }] }),
-      model: 'm',
-      orchestrator: agentic(),
-    });
+    const agent = agenticAgent({ provider: mock({ turns: [{ text: 'fine' }] }) });
     agent.subscribe(() => {
       throw new Error('listener bug');
     });

@@ -5,6 +5,8 @@ import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentic } from './index.js';
+import { countingTool, failingTool } from '@agent-core/test-support/sample-tools';
+import { agenticAgent } from './test-support/agentic-agent.js';
 
 function calculatorTurns() {
   return [
@@ -79,13 +81,7 @@ describe('agentic: the seed example', () => {
 
   it('sends the tools as JSON Schema and the tool results back to the model', async () => {
     const provider = mock({ turns: calculatorTurns() });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      systemPrompt: 'Be brief.',
-      tools: [calculator],
-      orchestrator: agentic(),
-    });
+    const agent = agenticAgent({ provider, systemPrompt: 'Be brief.', tools: [calculator] });
     await agent.prompt('Calculate').result();
     const [first, second] = provider.requests;
     expect(first?.system).toBe('Be brief.');
@@ -123,7 +119,7 @@ describe('agentic: steering and follow-up', () => {
         { text: 'Stopped as you asked.' },
       ],
     });
-    const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: agentic() });
+    const agent = agenticAgent({ provider, tools: [calculator] });
     const run = agent.prompt('add things');
     const events: AgentEvent[] = [];
     for await (const event of run) {
@@ -160,7 +156,7 @@ describe('agentic: steering and follow-up', () => {
 
   it('a follow-up message queued during the run starts another turn after the answer', async () => {
     const provider = mock({ turns: [{ text: 'first answer' }, { text: 'second answer' }] });
-    const agent = new Agent({ provider, model: 'm', orchestrator: agentic() });
+    const agent = agenticAgent({ provider });
     const run = agent.prompt('question');
     const events: AgentEvent[] = [];
     for await (const event of run) {
@@ -178,10 +174,8 @@ describe('agentic: steering and follow-up', () => {
 
   it('takes follow-ups from getFollowUpMessages too', async () => {
     const extra = [{ role: 'user' as const, content: 'more' }];
-    const agent = new Agent({
+    const agent = agenticAgent({
       provider: mock({ turns: [{ text: 'a' }, { text: 'b' }] }),
-      model: 'm',
-      orchestrator: agentic(),
       getFollowUpMessages: () => extra.splice(0),
     });
     const result = await agent.prompt('q').result();
@@ -196,7 +190,7 @@ describe('agentic: steering and follow-up', () => {
 
   it('keeps a message steered after the run ended for the next prompt, before it', async () => {
     const provider = mock({ turns: [{ text: 'one' }, { text: 'two' }] });
-    const agent = new Agent({ provider, model: 'm', orchestrator: agentic() });
+    const agent = agenticAgent({ provider });
     await agent.prompt('first').result();
     agent.steer('late note');
     expect(agent.queued.steering).toHaveLength(1);
@@ -210,14 +204,7 @@ describe('agentic: steering and follow-up', () => {
 });
 
 describe('agentic: tool errors come back as results and the loop goes on', () => {
-  const thrower = defineTool({
-    name: 'thrower',
-    description: 'always fails',
-    parameters: z.object({}),
-    execute: () => {
-      throw new Error('disk on fire');
-    },
-  });
+  const thrower = failingTool('thrower');
   const rejecter = defineTool({
     name: 'rejecter',
     description: 'fails asynchronously',
@@ -248,12 +235,7 @@ describe('agentic: tool errors come back as results and the loop goes on', () =>
     ['a tool past its timeout', { name: 'sleeper', input: {} }, /Tool 'sleeper' timed out after 20 ms/],
   ])('%s', async (_, call, message) => {
     const provider = mock({ turns: [{ toolCalls: [call] }, { text: 'recovered' }] });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [calculator, thrower, rejecter, sleeper],
-      orchestrator: agentic(),
-    });
+    const agent = agenticAgent({ provider, tools: [calculator, thrower, rejecter, sleeper] });
     const result = await agent.prompt('go').result();
     expect(result.terminateReason).toBe('completed');
     expect(result.text).toBe('recovered');
@@ -266,13 +248,7 @@ describe('agentic: tool errors come back as results and the loop goes on', () =>
   });
 
   it('never runs a call cut off by the output limit', async () => {
-    let ran = 0;
-    const counter = defineTool({
-      name: 'counter',
-      description: 'counts',
-      parameters: z.object({ text: z.string().optional() }),
-      execute: () => String(++ran),
-    });
+    const { tool: counter, runs } = countingTool();
     const provider = mock({
       turns: [
         {
@@ -285,21 +261,19 @@ describe('agentic: tool errors come back as results and the loop goes on', () =>
         { text: 'ok' },
       ],
     });
-    const agent = new Agent({ provider, model: 'm', tools: [counter], orchestrator: agentic() });
+    const agent = agenticAgent({ provider, tools: [counter] });
     const result = await agent.prompt('go').result();
-    expect(ran).toBe(1);
+    expect(runs()).toBe(1);
     expect(result.toolCalls[1]?.result).toMatch(/cut off by the output token limit \(max_tokens\)/);
     checkValidHistory(result.messages);
   });
 
   it('lets a beforeToolCall hook block a call', async () => {
-    const agent = new Agent({
+    const agent = agenticAgent({
       provider: mock({
         turns: [{ toolCalls: [{ name: 'calculator', input: { expression: '1+1' } }] }, { text: 'fine' }],
       }),
-      model: 'm',
       tools: [calculator],
-      orchestrator: agentic(),
       hooks: { beforeToolCall: (call) => ({ block: `no ${call.name} today` }) },
     });
     const result = await agent.prompt('go').result();
@@ -327,13 +301,7 @@ describe('agentic: steering while the model answers', () => {
         ],
         chunkSize: 3,
       });
-      const agent = new Agent({
-        provider,
-        model: 'm',
-        tools: [calculator],
-        toolExecution,
-        orchestrator: agentic(),
-      });
+      const agent = agenticAgent({ provider, tools: [calculator], toolExecution });
       let steered = false;
       agent.subscribe((event) => {
         if (event.type === 'text_delta' && !steered) {

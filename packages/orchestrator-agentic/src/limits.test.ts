@@ -5,6 +5,7 @@ import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentic } from './index.js';
+import { agenticAgent } from './test-support/agentic-agent.js';
 
 const forever = () => ({
   toolCalls: [{ name: 'calculator', input: { expression: '1+1' } }],
@@ -14,13 +15,7 @@ const forever = () => ({
 describe('limits', () => {
   it('maxTurns ends with max_turns, a clear text, the history and usage, and the run can be continued', async () => {
     const provider = mock({ turns: (_, call) => (call < 3 ? forever() : { text: 'done now' }) });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [calculator],
-      limits: { maxTurns: 3 },
-      orchestrator: agentic(),
-    });
+    const agent = agenticAgent({ provider, tools: [calculator], limits: { maxTurns: 3 } });
     const result = await agent.prompt('loop').result();
     expect(result.terminateReason).toBe('max_turns');
     expect(result.turns).toBe(3);
@@ -34,12 +29,7 @@ describe('limits', () => {
   });
 
   it('defaults maxTurns to 25', async () => {
-    const agent = new Agent({
-      provider: mock({ turns: forever }),
-      model: 'm',
-      tools: [calculator],
-      orchestrator: agentic(),
-    });
+    const agent = agenticAgent({ provider: mock({ turns: forever }), tools: [calculator] });
     const result = await agent.prompt('loop').result();
     expect(result.terminateReason).toBe('max_turns');
     expect(result.turns).toBe(25);
@@ -52,12 +42,10 @@ describe('limits', () => {
       parameters: z.object({}),
       execute: () => new Promise<string>(() => {}),
     });
-    const agent = new Agent({
+    const agent = agenticAgent({
       provider: mock({ turns: [{ toolCalls: [{ name: 'stuck' }] }] }),
-      model: 'm',
       tools: [stuck],
       limits: { timeoutMs: 30 },
-      orchestrator: agentic(),
     });
     const result = await agent.prompt('hi').result();
     expect(result.terminateReason).toBe('timeout');
@@ -67,13 +55,7 @@ describe('limits', () => {
 
   it('maxTokens ends the run with max_tokens once the budget is spent', async () => {
     const provider = mock({ turns: forever });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [calculator],
-      limits: { maxTokens: 200 },
-      orchestrator: agentic(),
-    });
+    const agent = agenticAgent({ provider, tools: [calculator], limits: { maxTokens: 200 } });
     const result = await agent.prompt('loop').result();
     expect(result.terminateReason).toBe('max_tokens');
     expect(provider.calls).toBe(2);
@@ -82,10 +64,8 @@ describe('limits', () => {
   });
 
   it('an answer cut off by the output limit ends with output_limit, not the budget reason', async () => {
-    const agent = new Agent({
+    const agent = agenticAgent({
       provider: mock({ turns: [{ text: 'half an ans', stopReason: 'max_tokens' }] }),
-      model: 'm',
-      orchestrator: agentic(),
     });
     const result = await agent.prompt('hi').result();
     expect(result.terminateReason).toBe('output_limit');
@@ -106,7 +86,7 @@ describe('model failures', () => {
     const provider = mock({
       turns: [{ error: { kind: 'overloaded', afterChunks: 1 }, text: 'partial text' }, { text: 'ok' }],
     });
-    const agent = new Agent({ provider, model: 'm', retry: { baseDelayMs: 1 }, orchestrator: agentic() });
+    const agent = agenticAgent({ provider, retry: { baseDelayMs: 1 } });
     const events: string[] = [];
     agent.subscribe((event) => {
       if (event.type === 'retry')
@@ -124,7 +104,7 @@ describe('model failures', () => {
         { error: { kind: 'invalid_request', message: 'bad request' } },
       ],
     });
-    const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: agentic() });
+    const agent = agenticAgent({ provider, tools: [calculator] });
     const events: string[] = [];
     agent.subscribe((event) => events.push(event.type));
     const result = await agent.prompt('hi').result();

@@ -1,9 +1,10 @@
-import { Agent, defineTool } from '@agent-core/core';
+import { Agent, type AnyTool, defineTool, type Provider } from '@agent-core/core';
 import { checkValidHistory } from '@agent-core/core/testing';
 import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentic } from './index.js';
+import { agenticAgent } from './test-support/agentic-agent.js';
 
 function gatedTool() {
   let inFlight = 0;
@@ -34,16 +35,21 @@ function jobCalls(count: number) {
   return Array.from({ length: count }, (_, index) => ({ name: 'job', input: { n: index } }));
 }
 
+/** An agent on agentic with parallel tool execution and the one tool `tool`. */
+function parallelAgent(provider: Provider, tool: AnyTool): Agent {
+  return new Agent({
+    provider,
+    model: 'm',
+    tools: [tool],
+    orchestrator: agentic({ toolExecution: 'parallel' }),
+  });
+}
+
 describe('parallel tool execution', () => {
   it('runs calls concurrently and appends results in call order', async () => {
     const { tool, release, stats } = gatedTool();
     const provider = mock({ turns: [{ toolCalls: jobCalls(4) }, { text: 'all done' }] });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [tool],
-      orchestrator: agentic({ toolExecution: 'parallel' }),
-    });
+    const agent = parallelAgent(provider, tool);
     let started = 0;
     agent.subscribe((event) => {
       if (event.type === 'tool_call_start' && ++started === 4) setImmediate(release);
@@ -64,14 +70,7 @@ describe('parallel tool execution', () => {
   it('keeps to maxParallelTools', async () => {
     const { tool, release, stats } = gatedTool();
     const provider = mock({ turns: [{ toolCalls: jobCalls(5) }, { text: 'ok' }] });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [tool],
-      toolExecution: 'parallel',
-      maxParallelTools: 2,
-      orchestrator: agentic(),
-    });
+    const agent = agenticAgent({ provider, tools: [tool], toolExecution: 'parallel', maxParallelTools: 2 });
     agent.subscribe((event) => {
       if (event.type === 'tool_call_start') setImmediate(release);
     });
@@ -84,12 +83,7 @@ describe('parallel tool execution', () => {
   it('an abort mid-way still answers every call, in order', async () => {
     const { tool } = gatedTool();
     const provider = mock({ turns: [{ toolCalls: jobCalls(3) }] });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [tool],
-      orchestrator: agentic({ toolExecution: 'parallel' }),
-    });
+    const agent = parallelAgent(provider, tool);
     agent.subscribe((event) => {
       if (event.type === 'tool_call_start' && event.toolCall.input.n === 2) setImmediate(() => agent.abort());
     });
@@ -102,12 +96,7 @@ describe('parallel tool execution', () => {
   it('polls steering once after the batch', async () => {
     const { tool, release } = gatedTool();
     const provider = mock({ turns: [{ toolCalls: jobCalls(2) }, { text: 'heard you' }] });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [tool],
-      orchestrator: agentic({ toolExecution: 'parallel' }),
-    });
+    const agent = parallelAgent(provider, tool);
     agent.subscribe((event) => {
       if (event.type === 'tool_call_start' && event.toolCall.input.n === 1) {
         agent.steer('note this');

@@ -3,7 +3,8 @@ import { checkValidHistory } from '@agent-core/core/testing';
 import { calculator } from '@agent-core/test-support';
 import { type MockTurn, mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
-import { isPlanExecuteEvent, isPlanExecuteEventOf, planExecute } from './index.js';
+import { isPlanExecuteEvent, isPlanExecuteEventOf } from './index.js';
+import { planExecuteAgent } from './test-support/plan-execute-agent.js';
 
 function plan(...titles: string[]): MockTurn {
   return { text: JSON.stringify({ steps: titles.map((title) => ({ title, instruction: `Do: ${title}` })) }) };
@@ -33,7 +34,7 @@ function scriptedAgent() {
     },
     chunkSize: 5,
   });
-  const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: planExecute() });
+  const agent = planExecuteAgent({ provider, tools: [calculator] });
   return { agent, provider };
 }
 
@@ -80,7 +81,7 @@ describe('plan-execute: steering and follow-up', () => {
         { text: 'second' },
       ],
     });
-    const agent = new Agent({ provider, model: 'm', orchestrator: planExecute() });
+    const agent = planExecuteAgent({ provider });
     agent.subscribe((event) => {
       if (event.type === 'turn_start' && event.turn === 1) agent.followUp('and then?');
     });
@@ -96,10 +97,8 @@ describe('plan-execute: steering and follow-up', () => {
 
 describe('plan-execute: typed events', () => {
   it('isPlanExecuteEvent narrows each custom event to its data without a cast', async () => {
-    const agent = new Agent({
+    const agent = planExecuteAgent({
       provider: mock({ turns: [plan('a'), { text: 'did a' }, { text: 'All done.' }] }),
-      model: 'm',
-      orchestrator: planExecute(),
     });
     const run = agent.prompt('go');
     const seen: string[] = [];

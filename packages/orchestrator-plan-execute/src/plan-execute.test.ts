@@ -10,6 +10,7 @@ import {
 import { type MockTurn, mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
 import { planExecute } from './index.js';
+import { planExecuteAgent } from './test-support/plan-execute-agent.js';
 
 function plan(...titles: string[]): MockTurn {
   return { text: JSON.stringify({ steps: titles.map((title) => ({ title, instruction: `Do: ${title}` })) }) };
@@ -40,7 +41,7 @@ const failingScript: MockTurn[] = [
 describe('plan-execute: a three-step plan whose second step fails once', () => {
   it('re-plans, runs the new steps, sums up, and shows it all as events', async () => {
     const provider = mock({ turns: failingScript, chunkSize: 6 });
-    const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: planExecute() });
+    const agent = planExecuteAgent({ provider, tools: [calculator] });
     const events: AgentEvent[] = [];
     agent.subscribe((event) => events.push(event));
     const result = await agent.prompt('Multiply 15 by 3, then read numbers.txt, then report.').result();
@@ -103,7 +104,7 @@ describe('plan-execute: a three-step plan whose second step fails once', () => {
 
   it('streams step work as thinking_delta and only the final answer as text_delta', async () => {
     const provider = mock({ turns: failingScript, chunkSize: 4 });
-    const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: planExecute() });
+    const agent = planExecuteAgent({ provider, tools: [calculator] });
     const events: AgentEvent[] = [];
     agent.subscribe((event) => events.push(event));
     await agent.prompt('go').result();
@@ -123,7 +124,7 @@ describe('plan-execute: invalid plans', () => {
     const provider = mock({
       turns: [{ text: '{"steps": [{"title": ""}]}' }, plan('only'), { text: 'did it' }, { text: 'Done.' }],
     });
-    const agent = new Agent({ provider, model: 'm', orchestrator: planExecute() });
+    const agent = planExecuteAgent({ provider });
     const result = await agent.prompt('go').result();
     expect(result.text).toBe('Done.');
     const correction = lastUserText(provider, 1);
@@ -139,7 +140,7 @@ describe('plan-execute: invalid plans', () => {
     ['no steps', '{"steps": []}', /at least one step/],
   ])('ends with error after a second invalid plan (%s)', async (_, bad, problem) => {
     const provider = mock({ turns: [{ text: bad }, { text: bad }, plan('late')] });
-    const agent = new Agent({ provider, model: 'm', orchestrator: planExecute() });
+    const agent = planExecuteAgent({ provider });
     const result = await agent.prompt('go').result();
     expect(result.terminateReason).toBe('error');
     expect(result.error?.code).toBe('plan_invalid');
@@ -194,7 +195,7 @@ describe('plan-execute: failures and re-plan limits', () => {
     const provider = mock({
       turns: [plan('a'), { error: { kind: 'invalid_request', message: 'bad request' } }],
     });
-    const agent = new Agent({ provider, model: 'm', orchestrator: planExecute() });
+    const agent = planExecuteAgent({ provider });
     const result = await agent.prompt('go').result();
     expect(result.terminateReason).toBe('error');
     expect(result.error?.message).toBe('bad request');

@@ -1,10 +1,10 @@
-import { Agent, type AgentMessage, isModelMessage, type Message } from '@agent-core/core';
+import { type AgentMessage, isModelMessage, type Message } from '@agent-core/core';
 import { checkValidHistory } from '@agent-core/core/testing';
 import { calculator } from '@agent-core/test-support';
 import { mock } from '@agent-core/provider-mock';
 import { describe, expect, it } from 'vitest';
-import { react } from './index.js';
 import { action, final } from './test-support/history.js';
+import { reactAgent } from './test-support/react-agent.js';
 
 declare module '@agent-core/core' {
   interface CustomAgentMessages {
@@ -27,14 +27,7 @@ describe('react: the model sees the history through convertToLlm, as with agenti
         if (message.role === 'reminder') return [{ role: 'user', content: `(reminder) ${message.text}` }];
         return isModelMessage(message) ? [message] : [];
       });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [calculator],
-      orchestrator: react(),
-      convertToLlm,
-      messages: [reminder],
-    });
+    const agent = reactAgent({ provider, tools: [calculator], convertToLlm, messages: [reminder] });
     const result = await agent.prompt('What is 2+2?').result();
     expect(result.text).toBe('quatre');
     const [first, second] = provider.requests;
@@ -50,13 +43,7 @@ describe('react: the model sees the history through convertToLlm, as with agenti
 
   it('leaves app-defined messages out when there is no convertToLlm', async () => {
     const provider = mock({ turns: [{ text: final('Sure.', 'four') }] });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [calculator],
-      orchestrator: react(),
-      messages: [reminder],
-    });
+    const agent = reactAgent({ provider, tools: [calculator], messages: [reminder] });
     await agent.prompt('What is 2+2?').result();
     expect(provider.requests[0]?.messages).toEqual([{ role: 'user', content: 'What is 2+2?' }]);
   });

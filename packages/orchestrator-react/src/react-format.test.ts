@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { react } from './index.js';
 import { action, final } from './test-support/history.js';
+import { reactAgent } from './test-support/react-agent.js';
+import { countingTool } from '@agent-core/test-support/sample-tools';
 
 const clock = defineTool({
   name: 'clock',
@@ -164,22 +166,16 @@ describe('react: retry limit', () => {
 
 describe('react: output limit', () => {
   it('never runs an action cut off by max_tokens, and says so in its result', async () => {
-    let ran = 0;
-    const counter = defineTool({
-      name: 'counter',
-      description: 'counts',
-      parameters: z.object({ text: z.string().optional() }),
-      execute: () => String(++ran),
-    });
+    const { tool: counter, runs } = countingTool();
     const provider = mock({
       turns: [
         { text: 'Action: counter\nAction Input: {"text": "cut"}', stopReason: 'max_tokens' },
         { text: final('ok', 'fine') },
       ],
     });
-    const agent = new Agent({ provider, model: 'm', tools: [counter], orchestrator: react() });
+    const agent = reactAgent({ provider, tools: [counter] });
     const result = await agent.prompt('go').result();
-    expect(ran).toBe(0);
+    expect(runs()).toBe(0);
     expect(result.toolCalls[0]?.result).toMatch(/cut off by the output token limit \(max_tokens\)/);
     expect(result.text).toBe('fine');
     checkValidHistory(result.messages);
@@ -187,7 +183,7 @@ describe('react: output limit', () => {
 
   it('an answer cut off by the output limit ends with output_limit', async () => {
     const provider = mock({ turns: [{ text: 'Final Answer: half an ans', stopReason: 'max_tokens' }] });
-    const agent = new Agent({ provider, model: 'm', orchestrator: react() });
+    const agent = reactAgent({ provider });
     const result = await agent.prompt('go').result();
     expect(result.terminateReason).toBe('output_limit');
     expect(result.text).toBe('half an ans');

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { react } from './index.js';
 import { action, final } from './test-support/history.js';
+import { reactAgent } from './test-support/react-agent.js';
+import { abortAtTextDelta } from '@agent-core/test-support/agent-events';
 
 const slowAdd = defineTool({
   name: 'slow_add',
@@ -25,7 +27,7 @@ const script: MockTurn[] = [
 
 function scriptedAgent() {
   const provider = mock({ turns: script, chunkSize: 6 });
-  const agent = new Agent({ provider, model: 'm', tools: [calculator, slowAdd], orchestrator: react() });
+  const agent = reactAgent({ provider, tools: [calculator, slowAdd] });
   return { agent, provider };
 }
 
@@ -34,11 +36,8 @@ function scriptedAgent() {
 describe('react: abort', () => {
   it('keeps the part of the final answer streamed before an abort', async () => {
     const provider = mock({ turns: [{ text: 'Thought: ok\nFinal Answer: abcdefghij' }], chunkSize: 2 });
-    const agent = new Agent({ provider, model: 'm', orchestrator: react() });
-    let deltas = 0;
-    agent.subscribe((event) => {
-      if (event.type === 'text_delta' && ++deltas === 2) agent.abort();
-    });
+    const agent = reactAgent({ provider });
+    abortAtTextDelta(agent, 2);
     const result = await agent.prompt('hi').result();
     expect(result.terminateReason).toBe('aborted');
     expect(result.messages.at(-1)).toEqual({
@@ -71,7 +70,7 @@ describe('react: steering and follow-up', () => {
 
   it('a follow-up queued during the run starts another turn after the final answer', async () => {
     const provider = mock({ turns: [{ text: final('a', 'first') }, { text: final('b', 'second') }] });
-    const agent = new Agent({ provider, model: 'm', orchestrator: react() });
+    const agent = reactAgent({ provider });
     agent.subscribe((event) => {
       if (event.type === 'message_start' && event.turn === 1) agent.followUp('and another thing');
     });

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { react } from './index.js';
 import { reactToolSpecs } from './react-prompt.js';
 import { action, final } from './test-support/history.js';
+import { reactAgent } from './test-support/react-agent.js';
 
 function calculatorScript() {
   return [
@@ -24,13 +25,7 @@ function calculatorScript() {
 describe('react: end to end', () => {
   it('answers with two tool calls and a final answer, from text-only replies', async () => {
     const provider = mock({ turns: calculatorScript(), chunkSize: 7 });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      systemPrompt: 'You are terse.',
-      tools: [calculator],
-      orchestrator: react(),
-    });
+    const agent = reactAgent({ provider, systemPrompt: 'You are terse.', tools: [calculator] });
     const result = await agent.prompt('Calculate 15*3 and 10+5').result();
 
     expect(result.terminateReason).toBe('completed');
@@ -70,12 +65,10 @@ describe('react: end to end', () => {
       execute: ({ word }) => `definition of ${word}`,
     });
     const provider = mock({ turns: calculatorScript() });
-    const agent = new Agent({
+    const agent = reactAgent({
       provider,
-      model: 'm',
       systemPrompt: ({ model }) => `You are terse. Model: ${model}.`,
       tools: [calculator, raw],
-      orchestrator: react(),
     });
     await agent.prompt('Calculate').result();
     const request = provider.requests[0];
@@ -95,7 +88,7 @@ describe('react: end to end', () => {
 
   it('sends the history to the model as the text protocol', async () => {
     const provider = mock({ turns: calculatorScript() });
-    const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: react() });
+    const agent = reactAgent({ provider, tools: [calculator] });
     await agent.prompt('Calculate').result();
     expect(provider.requests[2]?.messages).toEqual([
       { role: 'user', content: 'Calculate' },
@@ -116,7 +109,7 @@ describe('react: end to end', () => {
 
   it('converts only what is new at each step of a run: earlier converted messages are reused, not rebuilt', async () => {
     const provider = mock({ turns: [...calculatorScript(), { text: final('again', 'same') }] });
-    const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: react() });
+    const agent = reactAgent({ provider, tools: [calculator] });
     await agent.prompt('Calculate').result();
     await agent.prompt('Once more').result();
     const [first, second, third, fourth] = provider.requests;
@@ -129,7 +122,7 @@ describe('react: end to end', () => {
 
   it('streams events in order: thoughts as thinking_delta, actions as tool calls, the answer as text_delta', async () => {
     const provider = mock({ turns: calculatorScript().slice(1), chunkSize: 4 });
-    const agent = new Agent({ provider, model: 'm', tools: [calculator], orchestrator: react() });
+    const agent = reactAgent({ provider, tools: [calculator] });
     const run = agent.prompt('Calculate 10+5');
     const events = await collectEvents(run);
     const compact = eventTypes(events)
@@ -162,7 +155,7 @@ describe('react: end to end', () => {
 
   it('streams thought and answer even when the provider sends no deltas', async () => {
     const provider = mock({ turns: [{ text: final('quick', 'done') }], chunkSize: 0 });
-    const agent = new Agent({ provider, model: 'm', orchestrator: react() });
+    const agent = reactAgent({ provider });
     const events = await collectEvents(agent.prompt('hi'));
     expect(events.filter((event) => event.type === 'text_delta').map((event) => event.delta)).toEqual([
       'done',
@@ -174,12 +167,7 @@ describe('react: end to end', () => {
 
   it('keeps a history another orchestrator can continue with native tool calls', async () => {
     const reactProvider = mock({ turns: calculatorScript() });
-    const first = new Agent({
-      provider: reactProvider,
-      model: 'm',
-      tools: [calculator],
-      orchestrator: react(),
-    });
+    const first = reactAgent({ provider: reactProvider, tools: [calculator] });
     await first.prompt('Calculate').result();
     const nativeProvider = mock({ turns: [{ text: 'Still 45.' }] });
     const second = new Agent({
@@ -233,7 +221,7 @@ describe('react: retries', () => {
       ],
       chunkSize: 4,
     });
-    const agent = new Agent({ provider, model: 'm', orchestrator: react(), retry: { baseDelayMs: 1 } });
+    const agent = reactAgent({ provider, retry: { baseDelayMs: 1 } });
     const after: string[] = [];
     let retried = false;
     agent.subscribe((event) => {

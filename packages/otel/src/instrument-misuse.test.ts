@@ -8,7 +8,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { instrument } from './instrument.js';
 import type { InstrumentOptions } from './instrument-options.js';
-import { loop } from './test-support/loop.js';
+import { stepOrchestrator } from '@agent-core/core/testing';
 
 const exporter = new InMemorySpanExporter();
 const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -19,7 +19,7 @@ function agent(turns = 1) {
   return new Agent({
     provider: mock({ turns: Array.from({ length: turns }, () => ({ text: 'hi' })) }),
     model: 'mock',
-    orchestrator: loop(),
+    orchestrator: stepOrchestrator,
   });
 }
 

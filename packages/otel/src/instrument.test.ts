@@ -12,7 +12,8 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { instrument } from './instrument.js';
-import { loop } from './test-support/loop.js';
+import { stepOrchestrator } from '@agent-core/core/testing';
+import { addTool as add, failingTool } from '@agent-core/test-support/sample-tools';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -31,20 +32,7 @@ afterEach(() => {
   delete process.env.OTEL_SEMCONV_STABILITY_OPT_IN;
 });
 
-const add = defineTool({
-  name: 'add',
-  description: 'adds',
-  parameters: z.object({ a: z.number(), b: z.number() }),
-  execute: ({ a, b }) => String(a + b),
-});
-const broken = defineTool({
-  name: 'broken',
-  description: 'fails',
-  parameters: z.object({}),
-  execute: () => {
-    throw new Error('disk on fire');
-  },
-});
+const broken = failingTool();
 const wait = defineTool({
   name: 'wait',
   description: 'waits',
@@ -79,7 +67,7 @@ describe('instrument', () => {
       }),
       model: 'mock-large',
       tools: [add],
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     const detach = instrument(agent, { tracer, agentName: 'calculator' });
     const result = await agent.prompt('1 + 2?').result();
@@ -137,7 +125,7 @@ describe('instrument', () => {
       }),
       model: 'm',
       tools: [broken],
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     instrument(agent, { tracer });
     const result = await agent.prompt('go').result();
@@ -160,7 +148,7 @@ describe('instrument', () => {
       provider: mock({ turns: [{ error: { kind: 'overloaded', status: 529 } }, { text: 'ok' }] }),
       model: 'm',
       retry: { baseDelayMs: 1 },
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     instrument(agent, { tracer });
     await agent.prompt('go').result();
@@ -179,7 +167,7 @@ describe('instrument', () => {
     const agent = new Agent({
       provider: mock({ turns: [{ text: 'a' }, { text: 'b' }] }),
       model: 'm',
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     instrument(agent, { tracer });
     await agent
@@ -201,7 +189,11 @@ describe('instrument', () => {
   });
 
   it('links a run to the traces it was given, such as a resumed session first run', async () => {
-    const agent = new Agent({ provider: mock({ turns: [{ text: 'a' }] }), model: 'm', orchestrator: loop() });
+    const agent = new Agent({
+      provider: mock({ turns: [{ text: 'a' }] }),
+      model: 'm',
+      orchestrator: stepOrchestrator,
+    });
     instrument(agent, { tracer });
     const first = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16) };
     await agent.prompt('resume', { links: [first] }).result();
@@ -227,7 +219,8 @@ describe('instrument', () => {
       }),
       model: 'm',
       tools: [wait],
-      orchestrator: loop(true),
+      orchestrator: stepOrchestrator,
+      toolExecution: 'parallel',
     });
     instrument(agent, { tracer });
     await agent.prompt('go').result();
@@ -246,7 +239,7 @@ describe('instrument', () => {
       provider: mock({ turns: [{ toolCalls: [{ name: 'add', input: { a: 2, b: 2 } }] }, { text: '4' }] }),
       model: 'child-model',
       tools: [add],
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     let forward: ((event: AgentEvent) => void) | undefined;
     const delegate = defineTool({
@@ -274,7 +267,7 @@ describe('instrument', () => {
       provider: mock({ turns: [{ toolCalls: [{ name: 'delegate', id: 'call_d' }] }, { text: 'four' }] }),
       model: 'parent-model',
       tools: [delegate],
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     const withWrapper = {
       options: parent.options,
@@ -308,7 +301,7 @@ describe('instrument', () => {
       model: 'm',
       systemPrompt: 'You add.',
       tools: [add],
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     const detach = instrument(agent, { tracer, recordContent: true });
     await agent.prompt('1 + 2?').result();
@@ -334,7 +327,7 @@ describe('instrument', () => {
     const agent = new Agent({
       provider: mock({ turns: [{ text: 'hi' }] }),
       model: 'm',
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     instrument(agent, { tracer, recordContent: true });
     await agent.prompt('hello').result();
@@ -347,7 +340,7 @@ describe('instrument', () => {
     const agent = new Agent({
       provider: mock({ turns: [{ text: 'a' }, { text: 'b' }] }),
       model: 'm',
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     const seen: string[] = [];
     agent.subscribe((event) => seen.push(event.type));
@@ -364,7 +357,7 @@ describe('instrument', () => {
       provider: mock({ turns: [{ toolCalls: [{ name: 'broken' }] }, { text: 'ok' }] }),
       model: 'm',
       tools: [broken],
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     const detach = instrument(agent, { recordContent: true });
     const result = await agent.prompt('go').result();
@@ -383,7 +376,7 @@ describe('instrument', () => {
       provider: mock({ turns: [{ toolCalls: [{ name: 'add', input: { a: 1, b: 1 } }] }, { text: '2' }] }),
       model: 'm',
       tools: [add],
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     instrument(agent, { tracer: sampledOut });
     const result = await agent.prompt('go').result();

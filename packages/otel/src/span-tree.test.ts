@@ -1,20 +1,13 @@
-import { Agent, defineTool } from '@agent-core/core';
+import { Agent } from '@agent-core/core';
 import { mock } from '@agent-core/provider-mock';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { instrument } from './instrument.js';
 import { formatSpanTree, spanTreeCollector } from './span-tree.js';
-import { loop } from './test-support/loop.js';
+import { stepOrchestrator } from '@agent-core/core/testing';
+import { failingTool } from '@agent-core/test-support/sample-tools';
 
-const broken = defineTool({
-  name: 'broken',
-  description: 'fails',
-  parameters: z.object({}),
-  execute: () => {
-    throw new Error('no');
-  },
-});
+const broken = failingTool('broken', 'no');
 
 describe('formatSpanTree', () => {
   it('draws a run as a tree with durations, usage and errors', async () => {
@@ -31,7 +24,7 @@ describe('formatSpanTree', () => {
       model: 'm',
       tools: [broken],
       retry: { baseDelayMs: 1 },
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     instrument(agent, { tracer: provider.getTracer('test'), agentName: 'helper' });
     await agent.prompt('go').result();

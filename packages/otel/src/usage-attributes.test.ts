@@ -7,7 +7,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { instrument } from './instrument.js';
-import { loop } from './test-support/loop.js';
+import { stepOrchestrator } from '@agent-core/core/testing';
 
 const exporter = new InMemorySpanExporter();
 const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer(
@@ -33,7 +33,7 @@ describe('usage on spans', () => {
         ],
       }),
       model: 'mock',
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     instrument(agent, { tracer, agentName: 'cached' });
     const first = await agent.prompt('one').result();
@@ -80,7 +80,7 @@ describe('usage on spans', () => {
     const agent = new Agent({
       provider: mock({ turns: [{ text: 'hi', usage: { input: 42, output: 2 } }] }),
       model: 'mock',
-      orchestrator: loop(),
+      orchestrator: stepOrchestrator,
     });
     instrument(agent, { tracer });
     await agent.prompt('hello').result();

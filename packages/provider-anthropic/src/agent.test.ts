@@ -1,13 +1,6 @@
 import { stepOrchestrator } from '@agent-core/core/testing';
 import { messageStart, sseEvent, textResponse, toolCallResponse } from '@agent-core/test-support';
-import {
-  Agent,
-  type AgentEvent,
-  type AgentMessage,
-  defineTool,
-  ProviderError,
-  toolCallsOf,
-} from '@agent-core/core';
+import { Agent, type AgentEvent, type AgentMessage, ProviderError, toolCallsOf } from '@agent-core/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic.js';
 import { loadSdk } from './load-sdk.js';
@@ -17,6 +10,7 @@ import {
   fixture,
   startAnthropicServer,
 } from './test-support/anthropic-server.js';
+import { jsonSchemaAddTool as add } from '@agent-core/test-support/sample-tools';
 
 const model = 'claude-sonnet-4-6';
 let server: AnthropicTestServer;
@@ -38,17 +32,6 @@ beforeEach(() => {
 });
 const requestsMade = () => server.requests.length - requestsBefore;
 const fallbackRequestsMade = () => fallbackServer.requests.length - fallbackRequestsBefore;
-
-const add = defineTool({
-  name: 'add',
-  description: 'Adds two numbers.',
-  parameters: {
-    type: 'object',
-    properties: { a: { type: 'number' }, b: { type: 'number' } },
-    required: ['a', 'b'],
-  },
-  execute: (input) => String(Number(input.a) + Number(input.b)),
-});
 
 function makeAgent(withFallback = false): Agent {
   return new Agent({

@@ -1,5 +1,12 @@
 import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
-import { messageEnd, messageStart, sseEvent, textBlock, textResponse } from '@agent-core/test-support';
+import {
+  messageEnd,
+  messageStart,
+  sseEvent,
+  textBlock,
+  textResponse,
+  toolUseBlock,
+} from '@agent-core/test-support';
 import type { AssistantMessage, Message, ModelEvent, ModelRequest } from '@agent-core/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { anthropic } from './anthropic.js';
@@ -144,17 +151,7 @@ describe('tool calls', () => {
       type: 'sse',
       body:
         messageStart() +
-        sseEvent('content_block_start', {
-          type: 'content_block_start',
-          index: 0,
-          content_block: { type: 'tool_use', id: 'toolu_bad', name: 'read_file', input: {} },
-        }) +
-        sseEvent('content_block_delta', {
-          type: 'content_block_delta',
-          index: 0,
-          delta: { type: 'input_json_delta', partial_json: '{"path": "a.txt"' },
-        }) +
-        sseEvent('content_block_stop', { type: 'content_block_stop', index: 0 }) +
+        toolUseBlock(0, 'toolu_bad', 'read_file', ['{"path": "a.txt"']) +
         messageEnd('tool_use'),
     });
     const events = await collectEvents(provider().stream(ask('Read')));
@@ -186,17 +183,7 @@ describe('tool calls', () => {
       type: 'sse',
       body:
         messageStart() +
-        sseEvent('content_block_start', {
-          type: 'content_block_start',
-          index: 0,
-          content_block: { type: 'tool_use', id: 'toolu_first', name: 'read_file', input: {} },
-        }) +
-        sseEvent('content_block_delta', {
-          type: 'content_block_delta',
-          index: 0,
-          delta: { type: 'input_json_delta', partial_json: '{"path": ' },
-        }) +
-        sseEvent('content_block_stop', { type: 'content_block_stop', index: 0 }) +
+        toolUseBlock(0, 'toolu_first', 'read_file', ['{"path": ']) +
         textBlock(1, ['More']) +
         messageEnd('max_tokens'),
     });
@@ -212,17 +199,7 @@ describe('tool calls', () => {
       type: 'sse',
       body:
         messageStart() +
-        sseEvent('content_block_start', {
-          type: 'content_block_start',
-          index: 0,
-          content_block: { type: 'tool_use', id: 'toolu_open', name: 'read_file', input: {} },
-        }) +
-        sseEvent('content_block_delta', {
-          type: 'content_block_delta',
-          index: 0,
-          delta: { type: 'input_json_delta', partial_json: '{' },
-        }) +
-        sseEvent('content_block_stop', { type: 'content_block_stop', index: 0 }) +
+        toolUseBlock(0, 'toolu_open', 'read_file', ['{']) +
         sseEvent('message_stop', { type: 'message_stop' }),
     });
     const error = finalError(await collectEvents(provider().stream(ask('Read'))));

@@ -1,16 +1,16 @@
 import { stepOrchestrator } from '@agent-core/core/testing';
 import { messageEnd, messageStart, textBlock } from '@agent-core/test-support';
-import { Agent, type AgentEvent, ContextWindow } from '@agent-core/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Agent, ContextWindow } from '@agent-core/core';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic.js';
 import { loadSdk } from './load-sdk.js';
 import {
-  type AnthropicTestServer,
   errorBody,
   type RecordedRequest,
   type Reply,
-  startAnthropicServer,
+  useAnthropicServer,
 } from './test-support/anthropic-server.js';
+import { promptTurns } from '@agent-core/test-support/agent-events';
 
 // A server whose context is smaller than the agent's budget (llama.cpp's Anthropic-compatible
 // endpoint, or a model with a smaller window): it refuses any request over `limit` of its own
@@ -18,15 +18,9 @@ import {
 // agent's window must learn from the first refusal and compact before later turns.
 
 const limit = 1_500;
-let server: AnthropicTestServer;
+const server = useAnthropicServer({ quietSdk: true });
 beforeAll(async () => {
-  server = await startAnthropicServer();
-  vi.stubEnv('ANTHROPIC_LOG', 'off');
   await loadSdk();
-});
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await server.close();
 });
 beforeEach(() => {
   server.replyWith(undefined);
@@ -99,15 +93,12 @@ describe.each(backends)('a context window on a smaller server ($name) learns its
       contextWindow: window,
       ...(backend.maxOutputTokens === undefined ? {} : { maxOutputTokens: backend.maxOutputTokens }),
     });
-    const events: AgentEvent[] = [];
     const turns = 14;
-    for (let turn = 1; turn <= turns; turn++) {
-      const run = agent.prompt(`Turn ${turn}: ${'remember this line. '.repeat(30)}`);
-      for await (const event of run) events.push(event);
-      const result = await run.result();
-      expect(result.error?.message).toBeUndefined();
-      expect(result.terminateReason).toBe('completed');
-    }
+    const events = await promptTurns(
+      agent,
+      turns,
+      (turn) => `Turn ${turn}: ${'remember this line. '.repeat(30)}`,
+    );
 
     expect(seen.filter((request) => request.refused)).toHaveLength(1);
     expect(seen).toHaveLength(turns + 1);

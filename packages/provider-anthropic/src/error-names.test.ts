@@ -1,13 +1,9 @@
 import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
 import { textResponse } from '@agent-core/test-support';
 import type { ModelRequest } from '@agent-core/core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from './anthropic.js';
-import {
-  type AnthropicTestServer,
-  errorBody,
-  startAnthropicServer,
-} from './test-support/anthropic-server.js';
+import { errorBody, useAnthropicServer } from './test-support/anthropic-server.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
 
 // Errors name who answered, as configured: another server's errors must not read as Anthropic's.
@@ -18,15 +14,7 @@ const refusal = {
   status: 400,
   body: errorBody('invalid_request_error', 'messages.1.content: Field required'),
 } as const;
-let server: AnthropicTestServer;
-beforeAll(async () => {
-  server = await startAnthropicServer();
-  vi.stubEnv('ANTHROPIC_LOG', 'off');
-});
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await server.close();
-});
+const server = useAnthropicServer({ quietSdk: true });
 
 describe('error messages name the provider as configured', () => {
   it('another server, no name: its host; the provider is still `anthropic`', async () => {

@@ -1,29 +1,20 @@
 import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
-import { messageStart, sseEvent, textBlock, toolUseBlock } from '@agent-core/test-support';
+import {
+  messageStart,
+  textBlock,
+  textBlockEvents,
+  toolUseBlock,
+  toolUseBlockEvents,
+} from '@agent-core/test-support';
 import { createServer } from 'node:net';
 import type { ModelEvent, ModelRequest } from '@agent-core/core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { anthropic } from './anthropic.js';
-import {
-  type AnthropicTestServer,
-  errorBody,
-  fixture,
-  startAnthropicServer,
-} from './test-support/anthropic-server.js';
+import { errorBody, fixture, useAnthropicServer } from './test-support/anthropic-server.js';
 
 const model = 'claude-sonnet-4-6';
 const request: ModelRequest = { model, messages: [{ role: 'user', content: 'Hello' }] };
-let server: AnthropicTestServer;
-
-beforeAll(async () => {
-  server = await startAnthropicServer();
-  // The SDK logs unparsable stream data before it throws; keep test output clean.
-  vi.stubEnv('ANTHROPIC_LOG', 'off');
-});
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await server.close();
-});
+const server = useAnthropicServer({ quietSdk: true });
 
 function provider(options: Parameters<typeof anthropic>[0] = {}) {
   return anthropic({ apiKey: 'sk-ant-test', baseURL: server.url, ...options });
@@ -190,16 +181,7 @@ describe('abort', () => {
       messageStart() +
       textBlock(0, ['Checking.']) +
       toolUseBlock(1, 'toolu_done', 'lookup', ['{"q": "a"}']) +
-      sseEvent('content_block_start', {
-        type: 'content_block_start',
-        index: 2,
-        content_block: { type: 'tool_use', id: 'toolu_half', name: 'lookup', input: {} },
-      }) +
-      sseEvent('content_block_delta', {
-        type: 'content_block_delta',
-        index: 2,
-        delta: { type: 'input_json_delta', partial_json: '{"q": "b' },
-      });
+      toolUseBlockEvents(2, 'toolu_half', 'lookup', ['{"q": "b']).slice(0, -1).join('');
     server.reply({ type: 'hang', body });
     const index = server.requests.length;
     const controller = new AbortController();
@@ -221,18 +203,7 @@ describe('abort', () => {
   it('keeps the text streamed so far when aborted inside a text block', async () => {
     server.reply({
       type: 'hang',
-      body:
-        messageStart() +
-        sseEvent('content_block_start', {
-          type: 'content_block_start',
-          index: 0,
-          content_block: { type: 'text', text: '' },
-        }) +
-        sseEvent('content_block_delta', {
-          type: 'content_block_delta',
-          index: 0,
-          delta: { type: 'text_delta', text: 'Hel' },
-        }),
+      body: messageStart() + textBlockEvents(0, ['Hel']).slice(0, -1).join(''),
     });
     const controller = new AbortController();
     const events: ModelEvent[] = [];

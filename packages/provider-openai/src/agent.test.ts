@@ -1,22 +1,12 @@
 import { stepOrchestrator } from '@agent-core/core/testing';
-import { Agent, ProviderError, defineTool, toolCallsOf } from '@agent-core/core';
+import { Agent, ProviderError, toolCallsOf } from '@agent-core/core';
 import type { AgentEvent, AgentMessage } from '@agent-core/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openai } from './openai.js';
 import { loadSdk } from './load-sdk.js';
 import { chatChunk, chatDone, chatText, startFakeOpenAIServer } from './test-support/fake-openai-server.js';
 import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
-
-const add = defineTool({
-  name: 'add',
-  description: 'Adds two numbers',
-  parameters: {
-    type: 'object',
-    properties: { a: { type: 'number' }, b: { type: 'number' } },
-    required: ['a', 'b'],
-  },
-  execute: (input) => String(Number(input.a) + Number(input.b)),
-});
+import { jsonSchemaAddTool as add } from '@agent-core/test-support/sample-tools';
 
 let server: FakeOpenAIServer;
 let fallbackServer: FakeOpenAIServer;

@@ -1,6 +1,6 @@
 import { stepOrchestrator } from '@agent-core/core/testing';
-import { Agent, type AgentEvent, ContextWindow } from '@agent-core/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Agent, ContextWindow } from '@agent-core/core';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadSdk } from './load-sdk.js';
 import { openai } from './openai.js';
 import {
@@ -8,9 +8,9 @@ import {
   type RecordedRequest,
   responsesEvent,
   type ScriptedReply,
-  startFakeOpenAIServer,
+  useFakeOpenAIServer,
 } from './test-support/fake-openai-server.js';
-import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
+import { promptTurns } from '@agent-core/test-support/agent-events';
 
 // A server whose context is smaller than the agent's budget: it refuses any request over `limit`
 // of its own tokens (a token every three characters of the messages' JSON) in a real server's
@@ -18,14 +18,11 @@ import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
 
 const limit = 1_500;
 
-let server: FakeOpenAIServer;
+const server = useFakeOpenAIServer();
 beforeAll(async () => {
-  server = await startFakeOpenAIServer();
   await loadSdk();
 });
-afterAll(() => server.close());
 beforeEach(() => {
-  server.requests.length = 0;
   server.replyWith(undefined);
 });
 
@@ -136,15 +133,12 @@ describe.each(backends)('a context window on $name learns the real context', (ba
       orchestrator: stepOrchestrator,
       contextWindow: window,
     });
-    const events: AgentEvent[] = [];
     const turns = 14;
-    for (let turn = 1; turn <= turns; turn++) {
-      const run = agent.prompt(`Turn ${turn}: ${'remember this line. '.repeat(30)}`);
-      for await (const event of run) events.push(event);
-      const result = await run.result();
-      expect(result.error?.message).toBeUndefined();
-      expect(result.terminateReason).toBe('completed');
-    }
+    const events = await promptTurns(
+      agent,
+      turns,
+      (turn) => `Turn ${turn}: ${'remember this line. '.repeat(30)}`,
+    );
 
     expect(refused).toHaveLength(1);
     expect(server.requests).toHaveLength(turns + 1);

@@ -1,18 +1,13 @@
 import { collectEvents, finalError } from '@agent-core/core/testing';
 import type { ModelRequest } from '@agent-core/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openai } from './openai.js';
-import { chatChunk, responsesEvent, startFakeOpenAIServer } from './test-support/fake-openai-server.js';
-import type { FakeOpenAIServer } from './test-support/fake-openai-server.js';
+import { chatChunk, responsesEvent, useFakeOpenAIServer } from './test-support/fake-openai-server.js';
 
 // OpenAI's words for an overloaded server inside a stream that began with HTTP 200: the error
 // object's type `service_unavailable_error` and code `server_is_overloaded`.
 
-let server: FakeOpenAIServer;
-beforeAll(async () => {
-  server = await startFakeOpenAIServer();
-});
-afterAll(() => server.close());
+const server = useFakeOpenAIServer();
 
 const overloaded = {
   type: 'service_unavailable_error',

@@ -6,7 +6,6 @@ import {
   type AgentMessage,
   historyProblems,
   newSessionState,
-  type Provider,
   type SessionEvent,
   SessionManager,
 } from '@agent-core/core';
@@ -17,6 +16,7 @@ import { FileSessionStore } from './file-session-store.js';
 import { parseLogLines } from './log-lines.js';
 import { recordingLogger } from './test-support/recording-logger.js';
 import { answer, toolCall, toolResult, user } from './test-support/session-events.js';
+import { fineProvider } from './test-support/running-child.js';
 
 // Random damage to the files of a stored session (a byte flipped, a line cut, a file removed, a file
 // truncated) gives a clean load, a repair with a warning, or SessionCorruptError naming the file:
@@ -50,16 +50,7 @@ function run(runId: string, callId: string, ended = true): SessionEvent[] {
   ];
 }
 
-// A model that answers every prompt with text: what a prompt after a repair runs into.
-const provider: Provider = {
-  name: 'scripted',
-  async *stream() {
-    yield {
-      type: 'done',
-      message: { role: 'assistant', content: [{ type: 'text', text: 'fine' }], stopReason: 'end_turn' },
-    };
-  },
-};
+const provider = fineProvider;
 
 const files = ['session.json', 'events.jsonl', 'summary.json'] as const;
 let base: string;

@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { historyProblems, type ToolResultMessage } from '@agent-core/core';
+import { killed, type LineProcess, startLineProcess } from '@agent-core/test-support/line-process';
 import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
 
@@ -12,40 +12,8 @@ const fixtures = join(import.meta.dirname, '__fixtures__');
 const soak = process.env.AGENT_CORE_SOAK === '1';
 const killsPerLane = soak ? 60 : 6;
 
-function start(script: string, args: string[]): { child: ChildProcess; lines: AsyncIterator<string> } {
-  const child = spawn(process.execPath, [join(fixtures, script), ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const queue: string[] = [];
-  const waiting: ((line: string) => void)[] = [];
-  let buffer = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, end);
-      buffer = buffer.slice(end + 1);
-      const waiter = waiting.shift();
-      if (waiter === undefined) queue.push(line);
-      else waiter(line);
-    }
-  });
-  const lines: AsyncIterator<string> = {
-    next: () =>
-      new Promise((resolve) => {
-        const line = queue.shift();
-        if (line !== undefined) resolve({ value: line, done: false });
-        else waiting.push((value) => resolve({ value, done: false }));
-      }),
-  };
-  return { child, lines };
-}
-
-function killed(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
+function start(script: string, args: string[]): LineProcess {
+  return startLineProcess(join(fixtures, script), args);
 }
 
 describe('FileSessionStore under SIGKILL', () => {
@@ -62,7 +30,7 @@ describe('FileSessionStore under SIGKILL', () => {
   it('killed during its second tool call: a fresh process keeps the first result, answers the second with an error, and goes on', async () => {
     const root = await mkdtemp(join(tmpdir(), 'store-file-tool-'));
     const first = start('agent-child.mjs', [root, 'first']);
-    expect((await first.lines.next()).value).toBe('slow call started');
+    expect(await first.next()).toBe('slow call started');
     await killed(first.child);
 
     const folder = join(root, 'sessions', 'killme');
@@ -71,7 +39,7 @@ describe('FileSessionStore under SIGKILL', () => {
     expect(snapshot.messages).toEqual([]);
 
     const second = start('agent-child.mjs', [root, 'second']);
-    const report = JSON.parse((await second.lines.next()).value as string);
+    const report = JSON.parse(await second.next());
     await killed(second.child);
     expect(report.loaded.id).toBe('killme');
     expect(report.loaded.status).toBe('interrupted');
@@ -103,10 +71,10 @@ async function killRepeatedly(root: string, id: string, rounds: number, seed: nu
   };
   let last = 0;
   for (let round = 0; round < rounds; round++) {
-    const { child, lines } = start('save-loop.mjs', [root, id]);
-    await lines.next();
+    const { child, next } = start('save-loop.mjs', [root, id]);
+    await next();
     // Every fourth round kills only after a save completed, so each lane grows however loaded the machine is.
-    if (round % 4 === 3) await lines.next();
+    if (round % 4 === 3) await next();
     await new Promise((resolve) => setTimeout(resolve, random() * 15));
     await killed(child);
     const store = new FileSessionStore({ root });

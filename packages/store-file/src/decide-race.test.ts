@@ -1,11 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
-import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { historyProblems, type Provider, SessionManager } from '@agent-core/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
 
 const child = join(import.meta.dirname, '__fixtures__', 'decide-child.mjs');
 const run = promisify(execFile);
@@ -17,10 +17,7 @@ interface Decided {
   pending: number;
 }
 
-const directories: string[] = [];
-afterEach(async () => {
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
-});
+const temporaryRoot = useTemporaryRoots('store-file-decide-');
 
 /** Runs a decide child to its end; resolves with the report it prints. */
 function decide(root: string, id: string, name: string): Promise<Decided> {
@@ -65,8 +62,7 @@ const unusedProvider: Provider = {
 
 describe('two processes deciding the same pause at once', () => {
   it('five rounds: each approved call runs exactly once, one process completes and the other is refused', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'store-file-decide-'));
-    directories.push(root);
+    const root = await temporaryRoot();
     const ran = join(root, 'ran.txt');
     for (let round = 0; round < 5; round++) {
       const id = `round-${round}`;

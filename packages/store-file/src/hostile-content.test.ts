@@ -1,40 +1,31 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { historyProblems, newSessionState, type Provider, SessionManager } from '@agent-core/core';
+import { historyProblems, newSessionState, SessionManager } from '@agent-core/core';
 import { stepOrchestrator } from '@agent-core/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
+import { fineProvider } from './test-support/running-child.js';
 
 // Stored sessions whose files carry `__proto__`, `constructor` and `prototype` keys (in metadata, a
 // tool call's input, a log record, a summary): they load as plain keys, a prompt runs, they are
 // saved again as they were, and no prototype changes.
 
-const directories: string[] = [];
+const temporaryRoot = useTemporaryRoots('store-file-hostile-');
 afterEach(async () => {
   expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
 });
 
 const hostileJson =
   '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"prototype":{"polluted":"yes"}}';
 
-const provider: Provider = {
-  name: 'scripted',
-  async *stream() {
-    yield {
-      type: 'done',
-      message: { role: 'assistant', content: [{ type: 'text', text: 'fine' }], stopReason: 'end_turn' },
-    };
-  },
-};
+const provider = fineProvider;
 
 describe('stored sessions with prototype keys', () => {
   it('load, take a prompt and save again with the keys as plain data, polluting nothing', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'store-file-hostile-'));
-    directories.push(root);
+    const root = await temporaryRoot();
     const store = new FileSessionStore({ root });
     await store.save(newSessionState({ id: 's' }), { expectedVersion: 0 });
     const snapshot = join(root, 's', 'session.json');

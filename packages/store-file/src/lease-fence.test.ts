@@ -1,24 +1,21 @@
 import { spawnSync } from 'node:child_process';
 import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, newSessionState, SessionLeaseLostError } from '@agent-core/core';
 import { sampleEvents } from '@agent-core/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nodeFileOperations } from './file-operations.js';
 import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
 
-const directories: string[] = [];
-afterEach(async () => {
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
-});
+const temporaryRoot = useTemporaryRoots('store-file-fence-');
 
 /** A root holding the sessions `ids`, each saved once. */
 async function rootWith(...ids: string[]): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'store-file-fence-'));
-  directories.push(folder);
+  const folder = await temporaryRoot();
   for (const id of ids)
     await new FileSessionStore({ root: folder }).save(newSessionState({ id }), { expectedVersion: 0 });
   return folder;

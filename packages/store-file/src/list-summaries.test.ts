@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   restoreSession,
@@ -10,21 +9,13 @@ import {
   summaryOf,
 } from '@agent-core/core';
 import { sampleSessionState } from '@agent-core/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type FileOperations, nodeFileOperations } from './file-operations.js';
 import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
 
-const directories: string[] = [];
-afterEach(async () => {
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
-});
-
-async function root(): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'store-file-summaries-'));
-  directories.push(folder);
-  return folder;
-}
+const root = useTemporaryRoots('store-file-summaries-');
 
 /** A store that records the snapshots it reads, plus any file operations to stand in. */
 function watched(folder: string, operations: Partial<FileOperations> = {}) {

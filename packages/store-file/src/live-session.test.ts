@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,24 +12,9 @@ import {
 import { stepOrchestrator } from '@agent-core/core/testing';
 import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
+import { childInSlowCall } from './test-support/running-child.js';
 
-const fixtures = join(import.meta.dirname, '__fixtures__');
-
-/** Starts `agent-child.mjs first`: it runs session `killme` and hangs in its second tool call. */
-async function runningChild(root: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(fixtures, 'agent-child.mjs'), root, 'first'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let seen = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (seen.includes('slow call started\n')) resolve();
-    });
-    child.once('exit', () => reject(new Error('the child exited before its slow call')));
-  });
-  return child;
-}
+const _fixtures = join(import.meta.dirname, '__fixtures__');
 
 function killed(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
@@ -73,7 +58,7 @@ function manager(root: string, ran: string[]): SessionManager {
 describe('a session another live process is running', () => {
   it('is loaded as it is, its prompt and removal refused, never repaired; once that process is killed it is repaired', async () => {
     const root = await mkdtemp(join(tmpdir(), 'store-file-live-'));
-    const child = await runningChild(root);
+    const child = await childInSlowCall(root);
     const log = join(root, 'sessions', 'killme', 'events.jsonl');
     try {
       const before = await readFile(log, 'utf8');

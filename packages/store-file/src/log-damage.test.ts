@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   historyProblems,
@@ -11,19 +10,15 @@ import {
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';
-import { answer, toolCall, toolResult, toolRun, user } from './test-support/session-events.js';
+import { answer, toolRun, user } from './test-support/session-events.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
+import { snapshotFirstRun } from './test-support/snapshot-first-run.js';
+import { rejectionOf } from './test-support/rejection-of.js';
 
-const directories: string[] = [];
+const root = useTemporaryRoots('store-file-damage-');
 afterEach(async () => {
   vi.restoreAllMocks();
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
 });
-
-async function root(): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'store-file-damage-'));
-  directories.push(folder);
-  return folder;
-}
 
 /** A session whose log holds one run with a tool call: six records, none in the snapshot. */
 async function sessionWithRun(folder: string, id = 's'): Promise<string> {
@@ -36,13 +31,17 @@ async function sessionWithRun(folder: string, id = 's'): Promise<string> {
 /** A session whose snapshot holds the first run (records 1 to 6) and whose log goes on with a second (7 to 12). */
 async function sessionWithSnapshot(folder: string, id = 's'): Promise<string> {
   const store = new FileSessionStore({ root: folder });
-  const state = newSessionState({ id });
-  await store.save(state, { expectedVersion: 0 });
-  await store.append(id, toolRun('r1', 'c1'), { operationId: 'r1' });
-  const messages = [user('prompt r1'), toolCall('c1'), toolResult('c1'), answer('done r1')];
-  await store.save({ ...state, version: 1, messages, lastSeq: 6 }, { expectedVersion: 1 });
+  await snapshotFirstRun(store, id);
   await store.append(id, toolRun('r2', 'c2'), { operationId: 'r2' });
   return join(folder, id, 'events.jsonl');
+}
+
+/** A manager over `store` whose agents have no model: for loading and repairing sessions only. */
+function loadingManager(store: FileSessionStore): SessionManager {
+  return new SessionManager({
+    store,
+    agentOptions: () => ({ provider: { name: 'none', stream: () => [] as never }, model: 'm' }),
+  });
 }
 
 async function rewriteLines(path: string, change: (lines: string[]) => string[]): Promise<void> {
@@ -55,15 +54,8 @@ async function rewriteLines(path: string, change: (lines: string[]) => string[])
   );
 }
 
-async function corrupt(action: Promise<unknown>): Promise<SessionCorruptError> {
-  const error = await action.then(
-    () => {
-      throw new Error('expected SessionCorruptError, and it succeeded');
-    },
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SessionCorruptError);
-  return error as SessionCorruptError;
+function corrupt(action: Promise<unknown>): Promise<SessionCorruptError> {
+  return rejectionOf(action, SessionCorruptError, 'expected SessionCorruptError, and it succeeded');
 }
 
 const quiet = () => recordingLogger().logger;
@@ -84,10 +76,7 @@ describe('a damaged events log after the snapshot: SessionCorruptError naming th
     expect(error.message).toContain("FileSessionStore.repair('s')");
     expect(error.message).toContain('agent-core sessions repair s');
     // The same through a manager, and no append goes on after the damage.
-    const manager = new SessionManager({
-      store,
-      agentOptions: () => ({ provider: { name: 'none', stream: () => [] as never }, model: 'm' }),
-    });
+    const manager = loadingManager(store);
     expect((await corrupt(manager.get('s'))).source).toBe(log);
     await corrupt(
       store.append(
@@ -107,10 +96,7 @@ describe('a damaged events log after the snapshot: SessionCorruptError naming th
       lines.map((line, index) => (index === 3 ? line.replace('"toolName"', '"toolNamd"') : line)),
     );
     const store = new FileSessionStore({ root: folder, logger: quiet() });
-    const manager = new SessionManager({
-      store,
-      agentOptions: () => ({ provider: { name: 'none', stream: () => [] as never }, model: 'm' }),
-    });
+    const manager = loadingManager(store);
     // Before, it loaded, and the save of its crash repair failed with "fix the value and try again".
     const error = await corrupt(manager.get('s'));
     expect(error.source).toBe(log);
@@ -165,10 +151,7 @@ describe('a damaged events log after the snapshot: SessionCorruptError naming th
       ),
     );
     const store = new FileSessionStore({ root: folder, logger: quiet() });
-    const manager = new SessionManager({
-      store,
-      agentOptions: () => ({ provider: { name: 'none', stream: () => [] as never }, model: 'm' }),
-    });
+    const manager = loadingManager(store);
     const error = await corrupt(manager.get('s'));
     expect(error.source).toBe(log);
     expect(error.message).toContain(

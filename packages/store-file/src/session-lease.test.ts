@@ -1,25 +1,20 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SessionBusyError, type SessionLease, SessionNotFoundError } from '@agent-core/core';
 import { sampleEvents, sampleSessionState, sessionStoreConformance } from '@agent-core/core/testing';
 import { afterEach, describe, expect, it, test } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
+import { rejectionOf } from './test-support/rejection-of.js';
 
-const directories: string[] = [];
+const root = useTemporaryRoots('store-file-lease-');
 const children: ChildProcess[] = [];
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
 });
-
-async function root(): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'store-file-lease-'));
-  directories.push(folder);
-  return folder;
-}
 
 /** A root holding one stored session, `id`. */
 async function rootWith(id: string): Promise<string> {
@@ -58,15 +53,8 @@ function deadPid(): number {
   return spawnSync(process.execPath, ['-e', '']).pid as number;
 }
 
-async function busy(lease: Promise<SessionLease>): Promise<SessionBusyError> {
-  const error = await lease.then(
-    () => {
-      throw new Error('expected the lease to be busy, and it was taken');
-    },
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SessionBusyError);
-  return error as SessionBusyError;
+function busy(lease: Promise<SessionLease>): Promise<SessionBusyError> {
+  return rejectionOf(lease, SessionBusyError, 'expected the lease to be busy, and it was taken');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

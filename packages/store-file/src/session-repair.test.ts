@@ -1,5 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   historyProblems,
@@ -11,21 +10,14 @@ import {
   SessionManager,
 } from '@agent-core/core';
 import { stepOrchestrator } from '@agent-core/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';
-import { answer, toolCall, toolResult, toolRun, user } from './test-support/session-events.js';
+import { answer, toolRun, user } from './test-support/session-events.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
+import { snapshotFirstRun } from './test-support/snapshot-first-run.js';
 
-const directories: string[] = [];
-afterEach(async () => {
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
-});
-
-async function root(): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'store-file-repair-'));
-  directories.push(folder);
-  return folder;
-}
+const root = useTemporaryRoots('store-file-repair-');
 
 const quiet = () => recordingLogger().logger;
 
@@ -129,11 +121,7 @@ describe('FileSessionStore.repair', () => {
   it('a log deleted behind its snapshot: the snapshot is saved again at lastSeq 0, and later appends replay', async () => {
     const folder = await root();
     const store = new FileSessionStore({ root: folder });
-    const state = newSessionState({ id: 's' });
-    await store.save(state, { expectedVersion: 0 });
-    await store.append('s', toolRun('r1', 'c1'), { operationId: 'r1' });
-    const messages = [user('prompt r1'), toolCall('c1'), toolResult('c1'), answer('done r1')];
-    await store.save({ ...state, version: 1, messages, lastSeq: 6 }, { expectedVersion: 1 });
+    const messages = await snapshotFirstRun(store);
     await unlink(join(folder, 's', 'events.jsonl'));
 
     const report = await new FileSessionStore({ root: folder }).repair('s');
@@ -168,11 +156,7 @@ describe('FileSessionStore.repair', () => {
   it('a log cut short behind its snapshot and a torn last line: lastSeq follows the log, the torn line goes', async () => {
     const folder = await root();
     const store = new FileSessionStore({ root: folder });
-    const state = newSessionState({ id: 's' });
-    await store.save(state, { expectedVersion: 0 });
-    await store.append('s', toolRun('r1', 'c1'), { operationId: 'r1' });
-    const messages = [user('prompt r1'), toolCall('c1'), toolResult('c1'), answer('done r1')];
-    await store.save({ ...state, version: 1, messages, lastSeq: 6 }, { expectedVersion: 1 });
+    const messages = await snapshotFirstRun(store);
     const log = join(folder, 's', 'events.jsonl');
     const kept = (await lines(log)).slice(0, 4);
     await writeFile(log, `${kept.map((line) => `${line}\n`).join('')}{"seq":5,"op`);
@@ -189,11 +173,7 @@ describe('FileSessionStore.repair', () => {
   it('a log cut short behind its snapshot that ends in a damaged line: the damaged line goes too, so the session loads', async () => {
     const folder = await root();
     const store = new FileSessionStore({ root: folder });
-    const state = newSessionState({ id: 's' });
-    await store.save(state, { expectedVersion: 0 });
-    await store.append('s', toolRun('r1', 'c1'), { operationId: 'r1' });
-    const messages = [user('prompt r1'), toolCall('c1'), toolResult('c1'), answer('done r1')];
-    await store.save({ ...state, version: 1, messages, lastSeq: 6 }, { expectedVersion: 1 });
+    const messages = await snapshotFirstRun(store);
     const log = join(folder, 's', 'events.jsonl');
     const kept = (await lines(log)).slice(0, 3);
     // A complete line that is no record: harmless while the snapshot covers it, past seq 3 once lastSeq follows the log.
@@ -232,11 +212,7 @@ describe('FileSessionStore.repair', () => {
   it('damage the snapshot holds is reported and left in place; the repair changes nothing', async () => {
     const folder = await root();
     const store = new FileSessionStore({ root: folder, logger: quiet() });
-    const state = newSessionState({ id: 's' });
-    await store.save(state, { expectedVersion: 0 });
-    await store.append('s', toolRun('r1', 'c1'), { operationId: 'r1' });
-    const messages = [user('prompt r1'), toolCall('c1'), toolResult('c1'), answer('done r1')];
-    await store.save({ ...state, version: 1, messages, lastSeq: 6 }, { expectedVersion: 1 });
+    await snapshotFirstRun(store);
     const log = join(folder, 's', 'events.jsonl');
     await writeFile(log, (await readFile(log, 'utf8')).replace(/^.*\n/, 'garbage\n'));
     const report = await store.repair('s');

@@ -1,20 +1,17 @@
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { sampleEvents, sampleSessionState } from '@agent-core/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nodeFileOperations } from './file-operations.js';
 import { FileSessionStore } from './file-session-store.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
 
-const directories: string[] = [];
-afterEach(async () => {
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
-});
+const temporaryRoot = useTemporaryRoots('store-file-shared-');
 
 /** A root holding one stored session, `id`. */
 async function rootWith(id: string): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'store-file-shared-'));
-  directories.push(folder);
+  const folder = await temporaryRoot();
   await new FileSessionStore({ root: folder }).save(sampleSessionState(id), { expectedVersion: 0 });
   return folder;
 }

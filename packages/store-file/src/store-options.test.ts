@@ -1,15 +1,12 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AgentError, newSessionState } from '@agent-core/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore, type FileSessionStoreOptions } from './file-session-store.js';
 import { nodeFileOperations } from './file-operations.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
 
-const directories: string[] = [];
-afterEach(async () => {
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
-});
+const temporaryRoot = useTemporaryRoots('store-file-options-');
 
 /** The error `new FileSessionStore(options)` throws; fails the test when it is not an AgentError. */
 function refusal(options: unknown): AgentError {
@@ -83,8 +80,7 @@ describe('FileSessionStore options', () => {
   });
 
   it('good options make a store that works, and nothing is created before the first save', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'store-file-options-'));
-    directories.push(root);
+    const root = await temporaryRoot();
     const store = new FileSessionStore({
       root: join(root, 'sessions'),
       lockTimeoutMs: Number.POSITIVE_INFINITY,

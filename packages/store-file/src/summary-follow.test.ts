@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { readFile, truncate, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import {
   newSessionState,
@@ -16,19 +16,14 @@ import { type FileOperations, nodeFileOperations } from './file-operations.js';
 import { FileSessionStore } from './file-session-store.js';
 import { recordingLogger } from './test-support/recording-logger.js';
 import { answer, runOf, toolRun, user } from './test-support/session-events.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
+import { childInSlowCall } from './test-support/running-child.js';
 
-const directories: string[] = [];
+const root = useTemporaryRoots('store-file-follow-');
 const children: ChildProcess[] = [];
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
 });
-
-async function root(): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'store-file-follow-'));
-  directories.push(folder);
-  return folder;
-}
 
 /** A store that counts the reads of snapshots, tail reads of logs and summary writes it makes. */
 function counted(folder: string, operations: Partial<FileOperations> = {}) {
@@ -193,20 +188,8 @@ describe('FileSessionStore.list follows every status change', () => {
 describe('FileSessionStore.list and the run lease', () => {
   it('running while the process that runs it lives; interrupted once it is killed', async () => {
     const folder = await root();
-    const child = spawn(
-      process.execPath,
-      [join(import.meta.dirname, '__fixtures__', 'agent-child.mjs'), folder, 'first'],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const child = await childInSlowCall(folder);
     children.push(child);
-    await new Promise<void>((resolve, reject) => {
-      let seen = '';
-      child.stdout?.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        if (seen.includes('slow call started\n')) resolve();
-      });
-      child.once('exit', () => reject(new Error('the child exited before its slow call')));
-    });
     const { store, counts } = counted(join(folder, 'sessions'));
     expect((await store.list()).sessions[0]).toMatchObject({
       id: 'killme',

@@ -1,6 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -10,11 +9,13 @@ import {
   type SessionLogRecord,
   type ToolResultMessage,
 } from '@agent-core/core';
+import { type LineProcess, startLineProcess } from '@agent-core/test-support/line-process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
+import { useTemporaryRoots } from './test-support/temporary-roots.js';
 
 const fixture = join(import.meta.dirname, '__fixtures__', 'takeover-child.mjs');
-const directories: string[] = [];
+const temporaryRoot = useTemporaryRoots('store-file-takeover-');
 const children: ChildProcess[] = [];
 afterEach(async () => {
   for (const child of children.splice(0)) {
@@ -23,43 +24,17 @@ afterEach(async () => {
       child.kill('SIGKILL');
     }
   }
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
 });
 
-/** A child of `takeover-child.mjs`, with its stdout as lines. */
-function start(args: string[]): { child: ChildProcess; next(): Promise<string> } {
-  const child = spawn(process.execPath, [fixture, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-  children.push(child);
-  const lines: string[] = [];
-  const waiting: ((line: string) => void)[] = [];
-  let buffer = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, end);
-      buffer = buffer.slice(end + 1);
-      const waiter = waiting.shift();
-      if (waiter === undefined) lines.push(line);
-      else waiter(line);
-    }
-  });
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code, signal) => reject(new Error(`the child exited (${code ?? signal})`))),
-  );
-  exited.catch(() => {});
-  return {
-    child,
-    next: () => {
-      const line = lines.shift();
-      if (line !== undefined) return Promise.resolve(line);
-      return Promise.race([new Promise<string>((resolve) => waiting.push(resolve)), exited]);
-    },
-  };
+/** A child of `takeover-child.mjs`, with its stdout as lines and a stdin for its go signal. */
+function start(args: string[]): LineProcess {
+  const started = startLineProcess(fixture, args, { stdin: 'pipe' });
+  children.push(started.child);
+  return started;
 }
 
 async function rootWith(id: string): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'store-file-takeover-'));
-  directories.push(folder);
+  const folder = await temporaryRoot();
   await new FileSessionStore({ root: folder }).save(newSessionState({ id }), { expectedVersion: 0 });
   return folder;
 }

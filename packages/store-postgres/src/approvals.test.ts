@@ -8,7 +8,7 @@ import { migrate } from './migrate.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { startWorker } from './test-support/child-process.js';
 import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import { until } from './test-support/until.js';
+import { until } from '@agent-core/test-support/until';
 
 let server: TestServer;
 let schema: string;
@@ -27,7 +27,7 @@ afterAll(async () => {
 
 async function pause(id: string): Promise<void> {
   const paused = JSON.parse(
-    await startWorker('approval-worker.mjs', ['pause', server.url, schema, folder, id]).line(),
+    await startWorker('approval-worker.mjs', ['pause', server.url, schema, folder, id]).next(),
   );
   expect(paused).toEqual({ reason: 'await_user', pending: 1 });
 }
@@ -53,7 +53,7 @@ describe('approvals through PostgreSQL', () => {
       const decider = decide('one', 'b');
       await until(() => existsSync(join(folder, 'ready-one-b')), 'the deciding process to load the session');
       await writeFile(join(folder, 'go-one'), '');
-      expect(JSON.parse(await decider.line())).toEqual({ name: 'b', reason: 'completed', pending: 1 });
+      expect(JSON.parse(await decider.next())).toEqual({ name: 'b', reason: 'completed', pending: 1 });
       expect(await ran('one')).toEqual(['one one.txt by b']);
       const loaded = await store.load('one');
       const records = await store.read('one', { fromSeq: loaded.lastSeq + 1 });
@@ -78,7 +78,7 @@ describe('approvals through PostgreSQL', () => {
       'both deciding processes to load the session',
     );
     await writeFile(join(folder, 'go-race'), '');
-    const outcomes = (await Promise.all(deciders.map((decider) => decider.line()))).map(
+    const outcomes = (await Promise.all(deciders.map((decider) => decider.next()))).map(
       (line) => JSON.parse(line) as { name: string; reason: string; code?: string },
     );
     const winners = outcomes.filter((outcome) => outcome.reason === 'completed');

@@ -1,25 +1,9 @@
 import { sessionStoreConformance } from '@agent-core/core/testing';
-import { afterAll, afterEach, beforeAll, describe, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
-let server: TestServer;
-const opened: PostgresSessionStore[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterEach(async () => {
-  for (const store of opened.splice(0)) await store.close();
-});
-afterAll(async () => {
-  await server.stop();
-});
-
-function track(store: PostgresSessionStore): PostgresSessionStore {
-  opened.push(store);
-  return store;
-}
+const { server, track } = usePostgresServer();
 
 // Each test in its own schema; another handle is another pool, as another process would have.
 sessionStoreConformance(

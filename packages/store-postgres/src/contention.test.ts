@@ -5,20 +5,13 @@ import {
   type ToolCallBlock,
   type ToolResultMessage,
 } from '@agent-core/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrate } from './migrate.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { startWorker } from './test-support/child-process.js';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const { server } = usePostgresServer();
 
 const text = (message: AgentMessage | undefined) =>
   message?.role === 'assistant'
@@ -45,7 +38,7 @@ describe('many processes, many sessions, one server', () => {
           String(index + 1),
         ]),
       );
-      const attempts = (await Promise.all(workers.map((worker) => worker.lines())))
+      const attempts = (await Promise.all(workers.map((worker) => worker.all())))
         .flat()
         .map((line) => JSON.parse(line) as { session: string; tag: string; outcome: string });
       expect(attempts).toHaveLength(48);

@@ -4,22 +4,15 @@ import { join } from 'node:path';
 import { historyProblems, SessionManager, type ToolResultMessage } from '@agent-core/core';
 import { sampleEvents, stepOrchestrator } from '@agent-core/core/testing';
 import { mock } from '@agent-core/provider-mock';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrate } from './migrate.js';
 import { PostgresSessionLease } from './postgres-session-lease.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { killed, startWorker } from './test-support/child-process.js';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import { until } from './test-support/until.js';
+import { until } from '@agent-core/test-support/until';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const { server } = usePostgresServer();
 
 describe('a process killed in the middle of a tool call', () => {
   it('is taken over once its lease lapses: finished tools are not run again, and its late writes are refused', async () => {
@@ -29,8 +22,8 @@ describe('a process killed in the middle of a tool call', () => {
     const store = new PostgresSessionStore({ connectionString: server.url, schema, leaseDurationMs: 1000 });
     try {
       const worker = startWorker('crash-worker.mjs', [server.url, schema, folder]);
-      const oldToken = await worker.line();
-      expect(await worker.line()).toBe('slow call started');
+      const oldToken = await worker.next();
+      expect(await worker.next()).toBe('slow call started');
       await killed(worker.child);
 
       const provider = mock({ chunkSize: 0, turns: () => ({ text: 'picked up' }) });

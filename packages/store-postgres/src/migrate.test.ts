@@ -1,21 +1,10 @@
 import { newSessionState } from '@agent-core/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrate } from './migrate.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
-let server: TestServer;
-const opened: PostgresSessionStore[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterEach(async () => {
-  for (const store of opened.splice(0)) await store.close();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const { server, track } = usePostgresServer();
 
 function open(schema: string, autoMigrate = true): PostgresSessionStore {
   const store = new PostgresSessionStore({
@@ -24,7 +13,7 @@ function open(schema: string, autoMigrate = true): PostgresSessionStore {
     autoMigrate,
     maxConnections: 2,
   });
-  opened.push(store);
+  track(store);
   return store;
 }
 

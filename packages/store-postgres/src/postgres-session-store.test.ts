@@ -9,24 +9,14 @@ import {
 } from '@agent-core/core';
 import { canonicalJson, sampleEvents, sampleSessionState, stepOrchestrator } from '@agent-core/core/testing';
 import { mock } from '@agent-core/provider-mock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrate } from './migrate.js';
 import { openPool } from './postgres-pool.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { quietPool, startTestServer, type TestServer } from '@agent-core/test-postgres';
+import { quietPool } from '@agent-core/test-postgres';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
-let server: TestServer;
-const opened: PostgresSessionStore[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterEach(async () => {
-  for (const store of opened.splice(0)) await store.close();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const { server, track } = usePostgresServer();
 
 function newStore(
   options: Partial<ConstructorParameters<typeof PostgresSessionStore>[0]> = {},
@@ -37,7 +27,7 @@ function newStore(
     maxConnections: 4,
     ...options,
   });
-  opened.push(store);
+  track(store);
   return store;
 }
 
@@ -123,7 +113,7 @@ describe('PostgresSessionStore options', () => {
       connectionString: `postgres://agent:${secret}@127.0.0.1:9/agents`,
       connectionTimeoutMs: 2_000,
     });
-    opened.push(store);
+    track(store);
     expect(store.where).toBe('postgres://agent@127.0.0.1:9/agents (schema public)');
     const error = await rejection(() => store.load('any'));
     expect(error.code).toBe('session_storage_unavailable');

@@ -1,17 +1,10 @@
 import { newSessionState } from '@agent-core/core';
 import { sampleEvents } from '@agent-core/core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const { server } = usePostgresServer();
 
 describe('PostgresSessionStore.prune', () => {
   it('deletes sessions not updated since a date, with their logs, in batches, keeping newer ones and any a process runs', async () => {

@@ -1,20 +1,13 @@
 import { type AgentError, historyProblems, SessionManager, type ToolResultMessage } from '@agent-core/core';
 import { stepOrchestrator } from '@agent-core/core/testing';
 import { mock } from '@agent-core/provider-mock';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import { until } from './test-support/until.js';
+import { until } from '@agent-core/test-support/until';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  // This test stops the server, so it always starts its own, even when AGENT_CORE_PG_URL names one.
-  server = await startTestServer({ embedded: true });
-});
-afterAll(async () => {
-  await server.stop();
-});
+// This test stops the server, so it always starts its own, even when AGENT_CORE_PG_URL names one.
+const { server } = usePostgresServer({ embedded: true });
 
 describe('the server stopped and started again in the middle of a run', () => {
   it('ends the run with a retryable SessionStorageError, loses nothing stored, and the session resumes', async () => {

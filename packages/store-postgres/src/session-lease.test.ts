@@ -1,23 +1,12 @@
 import { type AgentError, newSessionState, type SessionLease } from '@agent-core/core';
 import { sampleEvents } from '@agent-core/core/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PostgresSessionLease } from './postgres-session-lease.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import { until } from './test-support/until.js';
+import { until } from '@agent-core/test-support/until';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
 
-let server: TestServer;
-const opened: PostgresSessionStore[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterEach(async () => {
-  for (const store of opened.splice(0)) await store.close();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const { server, track } = usePostgresServer();
 
 function open(schema: string, leaseDurationMs?: number): PostgresSessionStore {
   const store = new PostgresSessionStore({
@@ -26,7 +15,7 @@ function open(schema: string, leaseDurationMs?: number): PostgresSessionStore {
     maxConnections: 3,
     ...(leaseDurationMs === undefined ? {} : { leaseDurationMs }),
   });
-  opened.push(store);
+  track(store);
   return store;
 }
 

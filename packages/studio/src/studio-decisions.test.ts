@@ -1,14 +1,18 @@
 import {
   MemorySessionStore,
   SessionCorruptError,
-  SessionManager,
   type SessionStore,
   SessionStorageError,
 } from '@agent-core/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DecisionAnswer, PromptAnswer, SessionView } from './shared/studio-data.js';
 import { startStudio, type StudioServer } from './start-studio.js';
-import { type NoteLog, sampleAgentOptions, storeSampleSessions } from './test-support/sample-sessions.js';
+import {
+  type NoteLog,
+  resumeElsewhere,
+  sampleAgentOptions,
+  storeSampleSessions,
+} from './test-support/sample-sessions.js';
 import { signIn } from './test-support/signed-in.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -116,15 +120,7 @@ describe('deciding in the studio', () => {
     // The studio reads the session first, as a page would.
     expect((await viewOf(client, 'sample-waiting')).approvals).toHaveLength(1);
     const elsewhere: NoteLog = [];
-    const other = await new SessionManager({ store, agentOptions: () => sampleAgentOptions(elsewhere) }).get(
-      'sample-waiting',
-    );
-    const pending = other.agent.pendingApprovals[0];
-    await other
-      .resume({
-        decisions: [{ toolCallId: 'call-edit', inputHash: pending?.inputHash ?? '', decision: 'allow' }],
-      })
-      .result();
+    await resumeElsewhere(store, elsewhere);
     const answer = (await (
       await client.post('/api/sessions/sample-waiting/decisions', approve)
     ).json()) as DecisionAnswer;

@@ -4,14 +4,17 @@ import {
   ConfigError,
   MemorySessionStore,
   restoreSession,
-  SessionManager,
-  type SessionStore,
 } from '@agent-core/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DecisionHandOff, HandOffDecisions } from './decision-hand-off.js';
 import type { DecisionAnswer, SessionView } from './shared/studio-data.js';
 import { startStudio, type StudioServer } from './start-studio.js';
-import { type NoteLog, sampleAgentOptions, storeSampleSessions } from './test-support/sample-sessions.js';
+import {
+  type NoteLog,
+  resumeElsewhere,
+  sampleAgentOptions,
+  storeSampleSessions,
+} from './test-support/sample-sessions.js';
 import { signIn } from './test-support/signed-in.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -60,19 +63,6 @@ async function decide(
 ): Promise<{ status: number; answer: DecisionAnswer }> {
   const response = await client.post('/api/sessions/sample-waiting/decisions', body);
   return { status: response.status, answer: (await response.json()) as DecisionAnswer };
-}
-
-/** Runs the waiting call's resume in "another process" (a worker): its own manager and tool log. */
-async function resumeElsewhere(store: SessionStore, log: NoteLog): Promise<void> {
-  const session = await new SessionManager({ store, agentOptions: () => sampleAgentOptions(log) }).get(
-    'sample-waiting',
-  );
-  const waiting = session.agent.pendingApprovals[0];
-  await session
-    .resume({
-      decisions: [{ toolCallId: 'call-edit', inputHash: waiting?.inputHash ?? '', decision: 'allow' }],
-    })
-    .result();
 }
 
 describe('a studio whose app takes decisions over', () => {

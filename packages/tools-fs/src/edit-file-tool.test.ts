@@ -1,15 +1,10 @@
 import { chmod, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { nodeFileSystemOperations } from './file-system-operations.js';
-import { makeSandbox, run, type Sandbox } from './test-support/sandbox.js';
+import { useSandbox, run } from './test-support/sandbox.js';
 
-let box: Sandbox;
-beforeEach(async () => {
-  box = await makeSandbox();
-  await box.files({ 'a.txt': 'one\ntwo\nthree\ntwo\n', 'unique.txt': 'alpha\nbeta\ngamma\n' });
-});
-afterEach(() => box.remove());
+const box = useSandbox({ 'a.txt': 'one\ntwo\nthree\ntwo\n', 'unique.txt': 'alpha\nbeta\ngamma\n' });
 
 const text = (path: string) => readFile(join(box.root, path), 'utf8');
 

@@ -1,17 +1,12 @@
 import { join } from 'node:path';
 import { ConfigError, getToolPack, listToolPacks } from '@agent-core/core';
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { fsTools } from './index.js';
-import { makeSandbox, run, type Sandbox } from './test-support/sandbox.js';
+import { useSandbox, run } from './test-support/sandbox.js';
 
-let box: Sandbox;
-beforeEach(async () => {
-  box = await makeSandbox();
-  await box.files({ 'a.txt': 'hello\n' });
-});
-afterEach(async () => {
+const box = useSandbox({ 'a.txt': 'hello\n' });
+afterEach(() => {
   vi.restoreAllMocks();
-  await box.remove();
 });
 
 test('the full set and its risks', () => {

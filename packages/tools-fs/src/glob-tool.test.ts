@@ -1,25 +1,20 @@
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { makeSandbox, run, type Sandbox } from './test-support/sandbox.js';
+import { expect, test } from 'vitest';
+import { useSandbox, run } from './test-support/sandbox.js';
 
-let box: Sandbox;
-beforeEach(async () => {
-  box = await makeSandbox();
-  await box.files({
-    'README.md': 'x',
-    'package.json': 'x',
-    'src/index.ts': 'x',
-    'src/util.ts': 'x',
-    'src/util.test.ts': 'x',
-    'src/lib/a.js': 'x',
-    'src/lib/b.ts': 'x',
-    'docs/a.md': 'x',
-    'docs/c.md': 'x',
-    'dist/index.js': 'x',
-    'node_modules/pkg/index.ts': 'x',
-    '.gitignore': 'dist/\n',
-  });
+const box = useSandbox({
+  'README.md': 'x',
+  'package.json': 'x',
+  'src/index.ts': 'x',
+  'src/util.ts': 'x',
+  'src/util.test.ts': 'x',
+  'src/lib/a.js': 'x',
+  'src/lib/b.ts': 'x',
+  'docs/a.md': 'x',
+  'docs/c.md': 'x',
+  'dist/index.js': 'x',
+  'node_modules/pkg/index.ts': 'x',
+  '.gitignore': 'dist/\n',
 });
-afterEach(() => box.remove());
 
 test.each([
   ['*.md', 'README.md'],

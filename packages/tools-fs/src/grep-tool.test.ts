@@ -1,20 +1,15 @@
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { makeSandbox, run, type Sandbox } from './test-support/sandbox.js';
+import { expect, test } from 'vitest';
+import { useSandbox, run } from './test-support/sandbox.js';
 
-let box: Sandbox;
-beforeEach(async () => {
-  box = await makeSandbox();
-  await box.files({
-    'src/a.ts': 'const TODO = 1;\nfunction main() {}\n// todo: later\n',
-    'src/b.js': 'function helper() {}\n',
-    'docs/notes.md': 'TODO write docs\n',
-    'image.bin': new Uint8Array([0x54, 0x4f, 0x44, 0x4f, 0x00, 0x0a]),
-    'ignored/x.ts': 'TODO hidden\n',
-    'node_modules/pkg/index.js': 'TODO hidden\n',
-    '.gitignore': 'ignored/\n',
-  });
+const box = useSandbox({
+  'src/a.ts': 'const TODO = 1;\nfunction main() {}\n// todo: later\n',
+  'src/b.js': 'function helper() {}\n',
+  'docs/notes.md': 'TODO write docs\n',
+  'image.bin': new Uint8Array([0x54, 0x4f, 0x44, 0x4f, 0x00, 0x0a]),
+  'ignored/x.ts': 'TODO hidden\n',
+  'node_modules/pkg/index.js': 'TODO hidden\n',
+  '.gitignore': 'ignored/\n',
 });
-afterEach(() => box.remove());
 
 test('prints path:line: text for each match, skipping binary and ignored files', async () => {
   expect(await run(box.tools().grep, { pattern: 'TODO' })).toBe(

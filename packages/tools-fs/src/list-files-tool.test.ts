@@ -1,20 +1,15 @@
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { makeSandbox, run, type Sandbox } from './test-support/sandbox.js';
+import { expect, test } from 'vitest';
+import { useSandbox, run } from './test-support/sandbox.js';
 
-let box: Sandbox;
-beforeEach(async () => {
-  box = await makeSandbox();
-  await box.files({
-    'b.txt': 'b',
-    'a.txt': 'a',
-    'src/index.ts': 'x',
-    'src/deep/er/file.ts': 'x',
-    '.git/HEAD': 'ref',
-    'node_modules/pkg/index.js': 'x',
-    'src/node_modules/x.js': 'x',
-  });
+const box = useSandbox({
+  'b.txt': 'b',
+  'a.txt': 'a',
+  'src/index.ts': 'x',
+  'src/deep/er/file.ts': 'x',
+  '.git/HEAD': 'ref',
+  'node_modules/pkg/index.js': 'x',
+  'src/node_modules/x.js': 'x',
 });
-afterEach(() => box.remove());
 
 test('entries are sorted, depth first, with markers and paths relative to the root', async () => {
   await box.link('link.txt', 'a.txt');

@@ -1,11 +1,7 @@
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { makeSandbox, run, type Sandbox } from './test-support/sandbox.js';
+import { expect, test } from 'vitest';
+import { useSandbox, run } from './test-support/sandbox.js';
 
-let box: Sandbox;
-beforeEach(async () => {
-  box = await makeSandbox();
-});
-afterEach(() => box.remove());
+const box = useSandbox();
 
 const lines = (count: number) => Array.from({ length: count }, (_, index) => `line ${index + 1}`).join('\n');
 

@@ -1,14 +1,10 @@
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { makeSandbox, type Sandbox } from './test-support/sandbox.js';
+import { expect, test } from 'vitest';
+import { useSandbox } from './test-support/sandbox.js';
 import { formatBytes, readLines } from './text-file.js';
 
-let box: Sandbox;
-beforeEach(async () => {
-  box = await makeSandbox();
-});
-afterEach(() => box.remove());
+const box = useSandbox();
 
 async function linesOf(content: string, maxLineLength?: number): Promise<string[]> {
   const path = join(box.root, 'file.txt');

@@ -1,16 +1,11 @@
 import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { nodeFileSystemOperations } from './file-system-operations.js';
-import { makeSandbox, run, type Sandbox, secretText } from './test-support/sandbox.js';
+import { useSandbox, run, secretText } from './test-support/sandbox.js';
 import { WorkspaceError } from './workspace-error.js';
 
-let box: Sandbox;
-beforeEach(async () => {
-  box = await makeSandbox();
-  await box.files({ 'inside.txt': 'inside text\n', 'sub/file.txt': 'sub text\n' });
-});
-afterEach(() => box.remove());
+const box = useSandbox({ 'inside.txt': 'inside text\n', 'sub/file.txt': 'sub text\n' });
 
 async function refusal(promise: Promise<unknown>): Promise<WorkspaceError> {
   const error = await promise.then(

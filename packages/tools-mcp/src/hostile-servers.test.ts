@@ -1,42 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { loadSdk } from './load-sdk.js';
-import type { McpTool } from './mcp-tool.js';
-import { McpToolsError } from './mcp-tools-error.js';
+import { describe, expect, test } from 'vitest';
+import type { McpToolsError } from './mcp-tools-error.js';
 import { mcpTools } from './mcp-tools.js';
-import { childPids, stdioServer, toolContext } from './test-support/servers.js';
+import { stdioServer, toolContext } from './test-support/servers.js';
+import { checkServersLeaveNothing, rejection, toolNamed } from './test-support/tool-calls.js';
 
 // Real MCP servers that misbehave: garbage on stdout, a call never answered, a process that dies in
 // the middle of calls. Each call settles with a clear error or its answer, the other calls and
 // servers go on, and nothing is left unhandled or running.
 
-function toolNamed(tools: readonly McpTool[], name: string): McpTool {
-  const tool = tools.find((candidate) => candidate.name === name);
-  if (tool === undefined) throw new Error(`no tool ${name}`);
-  return tool;
-}
-
-async function rejection(promise: unknown): Promise<McpToolsError> {
-  const outcome = await Promise.resolve(promise).then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(outcome).toBeInstanceOf(McpToolsError);
-  return outcome as McpToolsError;
-}
-
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-beforeEach(() => {
-  process.on('unhandledRejection', onUnhandled);
-});
-afterEach(() => {
-  process.off('unhandledRejection', onUnhandled);
-  expect(unhandled).toEqual([]);
-});
-afterAll(() => {
-  expect(childPids()).toEqual([]);
-});
-beforeAll(() => loadSdk());
+checkServersLeaveNothing();
 
 describe('hostile MCP servers', () => {
   test('garbage on stdout (text, a cut frame, binary, a response to no request) does not break the connection', async () => {

@@ -1,12 +1,9 @@
 import { tmpdir } from 'node:os';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { connectMcpServer } from './connect-mcp-server.js';
-import { loadSdk } from './load-sdk.js';
-import type { McpTool } from './mcp-tool.js';
-import { McpToolsError } from './mcp-tools-error.js';
+import type { McpToolsError } from './mcp-tools-error.js';
 import { mcpTools } from './mcp-tools.js';
 import {
-  childPids,
   type HttpTestServer,
   isAlive,
   startHttpServer,
@@ -14,39 +11,9 @@ import {
   toolContext,
   waitFor,
 } from './test-support/servers.js';
+import { checkServersLeaveNothing, rejection, toolNamed } from './test-support/tool-calls.js';
 
-function toolNamed(tools: readonly McpTool[], name: string): McpTool {
-  const tool = tools.find((candidate) => candidate.name === name);
-  if (tool === undefined) throw new Error(`no tool ${name}`);
-  return tool;
-}
-
-async function rejection(promise: unknown): Promise<McpToolsError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof McpToolsError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
-
-// Any unhandled rejection while a server dies is a bug; count them explicitly.
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-beforeEach(() => {
-  process.on('unhandledRejection', onUnhandled);
-});
-afterEach(() => {
-  process.off('unhandledRejection', onUnhandled);
-  expect(unhandled).toEqual([]);
-});
-afterAll(() => {
-  expect(childPids()).toEqual([]);
-});
-
-// The SDK loads on the first connect; load it here so no test's own time limit pays for it.
-beforeAll(() => loadSdk());
+checkServersLeaveNothing();
 
 describe('servers that cannot start', () => {
   test('a missing command fails that server only, with a clear error', async () => {

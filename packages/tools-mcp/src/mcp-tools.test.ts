@@ -2,27 +2,10 @@ import { getEventListeners } from 'node:events';
 import { ConfigError } from '@agent-core/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadSdk } from './load-sdk.js';
-import type { McpTool } from './mcp-tool.js';
-import { McpToolsError } from './mcp-tools-error.js';
+import type { McpToolsError } from './mcp-tools-error.js';
 import { type McpTools, mcpTools } from './mcp-tools.js';
 import { childPids, stdioServer, toolContext, waitFor } from './test-support/servers.js';
-
-function toolNamed(mcp: McpTools, name: string): McpTool {
-  const tool = mcp.tools.find((candidate) => candidate.name === name);
-  if (tool === undefined)
-    throw new Error(`no tool ${name} in ${mcp.tools.map((each) => each.name).join(', ')}`);
-  return tool;
-}
-
-async function rejection(promise: unknown): Promise<McpToolsError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof McpToolsError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
+import { rejection, toolNamed } from './test-support/tool-calls.js';
 
 afterAll(() => {
   expect(childPids()).toEqual([]);
@@ -60,7 +43,7 @@ describe('one stdio server', () => {
   });
 
   test("passes the server's JSON Schema and description through", () => {
-    const echo = toolNamed(mcp, 'local__echo');
+    const echo = toolNamed(mcp.tools, 'local__echo');
     expect(echo.description).toBe('Echoes the text back');
     expect(echo.parameters).toEqual({
       $schema: 'http://json-schema.org/draft-07/schema#',
@@ -73,12 +56,12 @@ describe('one stdio server', () => {
   });
 
   test('calls tools and returns their text', async () => {
-    expect(await toolNamed(mcp, 'local__echo').execute({ text: 'hello' }, toolContext())).toBe('hello');
-    expect(await toolNamed(mcp, 'local__add').execute({ a: 2, b: 40 }, toolContext())).toBe('42');
+    expect(await toolNamed(mcp.tools, 'local__echo').execute({ text: 'hello' }, toolContext())).toBe('hello');
+    expect(await toolNamed(mcp.tools, 'local__add').execute({ a: 2, b: 40 }, toolContext())).toBe('42');
   });
 
   test('maps images to image blocks', async () => {
-    const output = await toolNamed(mcp, 'local__image').execute({}, toolContext());
+    const output = await toolNamed(mcp.tools, 'local__image').execute({}, toolContext());
     expect(output).toEqual([
       { type: 'text', text: 'a pixel' },
       { type: 'image', data: expect.stringMatching(/^iVBOR/), mimeType: 'image/png' },
@@ -86,7 +69,7 @@ describe('one stdio server', () => {
   });
 
   test('describes resources, resource links and audio as text', async () => {
-    const output = await toolNamed(mcp, 'local__resources').execute({}, toolContext());
+    const output = await toolNamed(mcp.tools, 'local__resources').execute({}, toolContext());
     expect(output).toBe(
       [
         'Resource file:///notes.txt (text/plain):\nnote body',
@@ -98,12 +81,12 @@ describe('one stdio server', () => {
   });
 
   test('shows structured-only content as JSON', async () => {
-    expect(await toolNamed(mcp, 'local__structured').execute({}, toolContext())).toBe('{"answer":42}');
+    expect(await toolNamed(mcp.tools, 'local__structured').execute({}, toolContext())).toBe('{"answer":42}');
   });
 
   test("an isError result throws with the server's text", async () => {
     const error = await rejection(
-      toolNamed(mcp, 'local__fail').execute({ message: 'disk is full' }, toolContext()),
+      toolNamed(mcp.tools, 'local__fail').execute({ message: 'disk is full' }, toolContext()),
     );
     expect(error.code).toBe('mcp_tool_error');
     expect(error.message).toBe('disk is full');
@@ -111,24 +94,24 @@ describe('one stdio server', () => {
   });
 
   test('a call the server refuses says so', async () => {
-    const error = await rejection(toolNamed(mcp, 'local__add').execute({ a: 'two' }, toolContext()));
+    const error = await rejection(toolNamed(mcp.tools, 'local__add').execute({ a: 'two' }, toolContext()));
     expect(error.code === 'mcp_call_failed' || error.code === 'mcp_tool_error').toBe(true);
     expect(error.message).toMatch(/add|Invalid/i);
   });
 
   test('an abort stops the call and the server keeps working', async () => {
     const controller = new AbortController();
-    const call = toolNamed(mcp, 'local__slow').execute({ ms: 30_000 }, toolContext(controller.signal));
+    const call = toolNamed(mcp.tools, 'local__slow').execute({ ms: 30_000 }, toolContext(controller.signal));
     controller.abort(new Error('user pressed stop'));
     await expect(call).rejects.toThrow('user pressed stop');
-    expect(await toolNamed(mcp, 'local__echo').execute({ text: 'still here' }, toolContext())).toBe(
+    expect(await toolNamed(mcp.tools, 'local__echo').execute({ text: 'still here' }, toolContext())).toBe(
       'still here',
     );
   });
 
   test('calls that share one signal leave no abort listeners on it', async () => {
     const controller = new AbortController();
-    const echo = toolNamed(mcp, 'local__echo');
+    const echo = toolNamed(mcp.tools, 'local__echo');
     for (let index = 0; index < 15; index++) {
       await echo.execute({ text: String(index) }, toolContext(controller.signal));
     }
@@ -137,11 +120,11 @@ describe('one stdio server', () => {
 
   test('follows list_changed: new tools appear and work', async () => {
     const before = mcp.tools;
-    await toolNamed(mcp, 'local__add_tool').execute({ name: 'fresh' }, toolContext());
+    await toolNamed(mcp.tools, 'local__add_tool').execute({ name: 'fresh' }, toolContext());
     await waitFor(() => mcp.tools.some((tool) => tool.name === 'local__fresh'));
     expect(before.map((tool) => tool.name)).not.toContain('local__fresh');
     expect(mcp.servers.local?.toolCount).toBe(14);
-    expect(await toolNamed(mcp, 'local__fresh').execute({}, toolContext())).toBe('I am fresh');
+    expect(await toolNamed(mcp.tools, 'local__fresh').execute({}, toolContext())).toBe('I am fresh');
   });
 });
 
@@ -155,7 +138,7 @@ test('onToolsChanged gets the whole current list after a list change', async () 
     onToolsChanged: (tools, server) => resolveChange({ names: tools.map((tool) => tool.name), server }),
   });
   try {
-    await toolNamed(mcp, 'second__add_tool').execute({ name: 'late' }, toolContext());
+    await toolNamed(mcp.tools, 'second__add_tool').execute({ name: 'late' }, toolContext());
     const { names, server } = await change;
     expect(server).toBe('second');
     expect(names).toContain('first__echo');
@@ -170,10 +153,10 @@ test('onToolsChanged gets the whole current list after a list change', async () 
 test('a call that takes longer than timeoutMs fails with a clear timeout error', async () => {
   const mcp = await mcpTools({ servers: { local: stdioServer() }, timeoutMs: 150 });
   try {
-    const error = await rejection(toolNamed(mcp, 'local__slow').execute({ ms: 30_000 }, toolContext()));
+    const error = await rejection(toolNamed(mcp.tools, 'local__slow').execute({ ms: 30_000 }, toolContext()));
     expect(error.code).toBe('mcp_timeout');
     expect(error.message).toContain("MCP tool 'slow' on server 'local' did not answer within 150 ms");
-    expect(await toolNamed(mcp, 'local__echo').execute({ text: 'after' }, toolContext())).toBe('after');
+    expect(await toolNamed(mcp.tools, 'local__echo').execute({ text: 'after' }, toolContext())).toBe('after');
   } finally {
     await mcp.close();
   }
@@ -190,7 +173,7 @@ describe('names', () => {
       const shortened = mcp.tools.find((tool) => tool.mcp.name === long)!;
       expect(shortened.name).toHaveLength(64);
       // The agent-side name maps back to the server's own name.
-      expect(await toolNamed(mcp, 'my_server__read_file').execute({}, toolContext())).toBe(
+      expect(await toolNamed(mcp.tools, 'my_server__read_file').execute({}, toolContext())).toBe(
         'called read.file',
       );
       expect(await shortened.execute({}, toolContext())).toBe(`called ${long}`);
@@ -233,13 +216,13 @@ describe('names', () => {
     });
     try {
       const before = mcp.tools.map((tool) => tool.name);
-      await toolNamed(mcp, 'one__add_tool').execute({ name: 'shared' }, toolContext());
+      await toolNamed(mcp.tools, 'one__add_tool').execute({ name: 'shared' }, toolContext());
       await wasReported;
       expect(errors[0]?.code).toBe('mcp_list_failed');
       expect(errors[0]?.message).toContain("'shared' (server 'two') and 'shared' (server 'one')");
       expect(mcp.tools.map((tool) => tool.name)).toEqual(before);
       expect(mcp.servers.one).toMatchObject({ state: 'connected', error: { code: 'mcp_list_failed' } });
-      expect(await toolNamed(mcp, 'shared').execute({}, toolContext())).toBe('called shared');
+      expect(await toolNamed(mcp.tools, 'shared').execute({}, toolContext())).toBe('called shared');
     } finally {
       await mcp.close();
     }
@@ -252,8 +235,8 @@ test('risk can be derived from the tool annotations', async () => {
     risk: (tool) => (tool.name === 'echo' ? 'read' : 'write'),
   });
   try {
-    expect(toolNamed(mcp, 'local__echo').risk).toBe('read');
-    expect(toolNamed(mcp, 'local__add').risk).toBe('write');
+    expect(toolNamed(mcp.tools, 'local__echo').risk).toBe('read');
+    expect(toolNamed(mcp.tools, 'local__add').risk).toBe('write');
   } finally {
     await mcp.close();
   }

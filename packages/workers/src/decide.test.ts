@@ -1,18 +1,10 @@
 import { historyProblems } from '@agent-core/core';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
+import { describe, expect, it } from 'vitest';
 import { RunQueue } from './run-queue.js';
-import { RunWorker } from './run-worker.js';
-import { type Executions, noteAgent, storeWith } from './test-support/scripted-agent.js';
+import { type Executions, noteWorker, storeWith } from './test-support/scripted-agent.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const { server } = usePostgresServer();
 
 async function jobsLeft(schema: string): Promise<number> {
   const { rows } = await server.admin.query(`SELECT count(*)::int AS n FROM "${schema}"._private_jobs`);
@@ -24,19 +16,9 @@ describe('approvals through the queue', () => {
     const schema = server.newSchema();
     const store = await storeWith('s1');
     const executions: Executions = { notes: [] };
-    const worker = new RunWorker({
-      connectionString: server.url,
-      schema,
-      store,
-      agentOptions: () => noteAgent(executions, { ask: true }),
-    });
+    const worker = noteWorker(server.url, schema, store, executions, { ask: true });
     await worker.start();
-    const next = new RunWorker({
-      connectionString: server.url,
-      schema,
-      store,
-      agentOptions: () => noteAgent(executions, { ask: true }),
-    });
+    const next = noteWorker(server.url, schema, store, executions, { ask: true });
     const queue = new RunQueue({ connectionString: server.url, schema, store });
     const other = new RunQueue({ connectionString: server.url, schema, store });
     try {
@@ -87,12 +69,7 @@ describe('approvals through the queue', () => {
     const schema = server.newSchema();
     const store = await storeWith('s1', 'idle');
     const executions: Executions = { notes: [] };
-    const worker = new RunWorker({
-      connectionString: server.url,
-      schema,
-      store,
-      agentOptions: () => noteAgent(executions, { ask: true }),
-    });
+    const worker = noteWorker(server.url, schema, store, executions, { ask: true });
     await worker.start();
     const queue = new RunQueue({ connectionString: server.url, schema, store });
     try {

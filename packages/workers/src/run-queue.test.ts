@@ -1,19 +1,11 @@
 import { AgentError, MemorySessionStore, newSessionState } from '@agent-core/core';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
+import { describe, expect, it } from 'vitest';
 import { migrateWorkers } from './migrate-workers.js';
 import { RunQueue } from './run-queue.js';
-import { RunWorker } from './run-worker.js';
-import { type Executions, noteAgent, storeWith } from './test-support/scripted-agent.js';
+import { type Executions, noteWorker, storeWith } from './test-support/scripted-agent.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const { server } = usePostgresServer();
 
 async function rows(schema: string, table: string): Promise<number> {
   const { rows } = await server.admin.query(`SELECT count(*)::int AS n FROM "${schema}".${table}`);
@@ -25,12 +17,7 @@ describe('RunQueue', () => {
     const schema = server.newSchema();
     const store = await storeWith('s1');
     const executions: Executions = { notes: [] };
-    const worker = new RunWorker({
-      connectionString: server.url,
-      schema,
-      store,
-      agentOptions: () => noteAgent(executions),
-    });
+    const worker = noteWorker(server.url, schema, store, executions);
     await worker.start();
     const queue = new RunQueue({ connectionString: server.url, schema, store });
     try {
@@ -135,13 +122,7 @@ describe('RunQueue', () => {
     const store = new MemorySessionStore();
     await store.save(newSessionState({ id: 's1' }), { expectedVersion: 0 });
     const queue = new RunQueue({ connectionString: server.url, schema, store, autoMigrate: false });
-    const worker = new RunWorker({
-      connectionString: server.url,
-      schema,
-      store,
-      autoMigrate: false,
-      agentOptions: () => noteAgent({ notes: [] }),
-    });
+    const worker = noteWorker(server.url, schema, store, { notes: [] }, {}, { autoMigrate: false });
     try {
       const refused = await queue
         .enqueue('s1', 'hello', { operationId: 'a' })

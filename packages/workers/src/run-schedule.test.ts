@@ -1,18 +1,10 @@
 import type { LogFields, Logger } from '@agent-core/core';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunWorker } from './run-worker.js';
-import { type Executions, noteAgent, storeWith } from './test-support/scripted-agent.js';
-import { until } from './test-support/until.js';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
+import { describe, expect, it } from 'vitest';
+import { type Executions, noteWorker, storeWith } from './test-support/scripted-agent.js';
+import { until } from '@agent-core/test-support/until';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const { server } = usePostgresServer();
 
 /** A logger keeping what a schedule did with each tick. */
 function tickLog(): { logger: Logger; ticks: { tick: string; what: 'enqueued' | 'skipped' }[] } {
@@ -35,14 +27,14 @@ describe('schedules', () => {
     const log = tickLog();
     const schedule = { name: 'report', cron: '* * * * *', prompt: 'the report', backfillMs: 5 * 60_000 };
     const make = () =>
-      new RunWorker({
-        connectionString: server.url,
+      noteWorker(
+        server.url,
         schema,
         store,
-        schedules: [schedule],
-        logger: log.logger,
-        agentOptions: () => noteAgent(executions, { latencyMs: 20 }),
-      });
+        executions,
+        { latencyMs: 20 },
+        { schedules: [schedule], logger: log.logger },
+      );
     // The schedule has been known for five minutes and no worker served it: the ticks since are due (backfilled).
     const workers = [make(), make()];
     try {
@@ -90,13 +82,7 @@ describe('schedules', () => {
     const schema = server.newSchema();
     const store = await storeWith();
     const worker = (schedules: { name: string; cron: string; prompt: string }[]) =>
-      new RunWorker({
-        connectionString: server.url,
-        schema,
-        store,
-        schedules,
-        agentOptions: () => noteAgent({ notes: [] }),
-      });
+      noteWorker(server.url, schema, store, { notes: [] }, {}, { schedules });
     await expect(
       worker([{ name: 'report', cron: 'every morning', prompt: 'x' }]).start(),
     ).rejects.toMatchObject({

@@ -1,20 +1,13 @@
 import type { AgentEvent } from '@agent-core/core';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
+import { describe, expect, it } from 'vitest';
 import { requeueOrphans } from './requeue-orphans.js';
 import { RunQueue } from './run-queue.js';
 import { RunWorker } from './run-worker.js';
 import type { RunWorkerOptions } from './run-worker-options.js';
 import { type Executions, noteAgent, storeWith } from './test-support/scripted-agent.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const { server } = usePostgresServer();
 
 /** Workers and a queue on a fresh schema, stopped after `body`. */
 async function withWorkers(
@@ -206,7 +199,7 @@ describe('RunWorker', () => {
               `SELECT attempts, max_attempts, last_error FROM "${schema}"._private_jobs WHERE last_error IS NOT NULL ORDER BY id`,
             )
           ).rows as { attempts: number; max_attempts: number; last_error: string }[];
-        const { until } = await import('./test-support/until.js');
+        const { until } = await import('@agent-core/test-support/until');
         const jobs = await until(async () => {
           const rows = await failed();
           return rows.length === 2 ? rows : undefined;

@@ -1,18 +1,11 @@
 import { historyProblems } from '@agent-core/core';
-import { startTestServer, type TestServer } from '@agent-core/test-postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usePostgresServer } from '@agent-core/test-support/postgres-server';
+import { describe, expect, it } from 'vitest';
 import { RunQueue } from './run-queue.js';
-import { RunWorker } from './run-worker.js';
-import { type Executions, noteAgent, storeWith } from './test-support/scripted-agent.js';
+import type { RunWorker } from './run-worker.js';
+import { type Executions, noteWorker, storeWith } from './test-support/scripted-agent.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const { server } = usePostgresServer();
 
 /** Resolves when the worker starts a run. */
 function started(worker: RunWorker): Promise<void> {
@@ -31,12 +24,7 @@ describe('stopping a worker', () => {
     const schema = server.newSchema();
     const store = await storeWith('s1', 's2');
     const executions: Executions = { notes: [] };
-    const worker = new RunWorker({
-      connectionString: server.url,
-      schema,
-      store,
-      agentOptions: () => noteAgent(executions, { latencyMs: 200 }),
-    });
+    const worker = noteWorker(server.url, schema, store, executions, { latencyMs: 200 });
     await worker.start();
     const queue = new RunQueue({ connectionString: server.url, schema, store });
     try {
@@ -64,20 +52,10 @@ describe('stopping a worker', () => {
     const store = await storeWith('s1');
     const executions: Executions = { notes: [] };
     // The first worker's model answers only after a minute: the stop's deadline comes first.
-    const slow = new RunWorker({
-      connectionString: server.url,
-      schema,
-      store,
-      agentOptions: () => noteAgent(executions, { latencyMs: 60_000 }),
-    });
+    const slow = noteWorker(server.url, schema, store, executions, { latencyMs: 60_000 });
     await slow.start();
     const queue = new RunQueue({ connectionString: server.url, schema, store });
-    const fast = new RunWorker({
-      connectionString: server.url,
-      schema,
-      store,
-      agentOptions: () => noteAgent(executions),
-    });
+    const fast = noteWorker(server.url, schema, store, executions);
     try {
       const running = started(slow);
       await queue.enqueue('s1', 'hello', { operationId: 'op-1' });

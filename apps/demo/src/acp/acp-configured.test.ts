@@ -1,37 +1,29 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requestNoteField } from '@agent-core/cassette';
 import { restoreSession } from '@agent-core/core';
 import { FileSessionStore } from '@agent-core/store-file';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { beforeEach, expect, test } from 'vitest';
 import {
   type ReceivedRequest,
   type ScriptedReply,
   startCompatibleServer,
 } from '../test-support/compatible-server.js';
-import { type AcpProcess, type EditorOptions, startAcp } from './test-support/spawn-acp.js';
+import type { AcpProcess, EditorOptions } from './test-support/spawn-acp.js';
+import { promptText, useAcpTestFolder } from './test-support/acp-test-folder.js';
 
 // An editor session gets the agent the configuration describes: these tests give `agent-core acp`
 // a config file and a project, and read what the model server received.
 
 const echoServer = fileURLToPath(new URL('../test-support/echo-mcp-server.mjs', import.meta.url));
 
-let directory: string;
+const folder = useAcpTestFolder('agent-core-acp-configured-');
 let project: string;
-const started: AcpProcess[] = [];
-const servers: Awaited<ReturnType<typeof startCompatibleServer>>[] = [];
 beforeEach(async () => {
-  directory = await realpath(await mkdtemp(join(tmpdir(), 'agent-core-acp-configured-')));
-  project = join(directory, 'project');
+  project = join(folder.directory, 'project');
   await mkdir(join(project, '.agent-core'), { recursive: true });
-});
-afterEach(async () => {
-  for (const server of started.splice(0)) await server.quit();
-  for (const server of servers.splice(0)) await server.close();
-  await rm(directory, { recursive: true, force: true });
 });
 
 function textOf(content: ReceivedRequest['messages'][number]['content'] | unknown): string {
@@ -52,29 +44,22 @@ function script(request: ReceivedRequest): ScriptedReply {
 
 async function modelServer() {
   const server = await startCompatibleServer({ reply: script });
-  servers.push(server);
+  folder.closeAfter(server);
   return server;
 }
 
 async function writeConfig(lines: string[]) {
-  await mkdir(join(directory, 'config', 'agent-core'), { recursive: true });
-  await writeFile(join(directory, 'config', 'agent-core', 'config.toml'), `${lines.join('\n')}\n`);
+  await mkdir(join(folder.directory, 'config', 'agent-core'), { recursive: true });
+  await writeFile(join(folder.directory, 'config', 'agent-core', 'config.toml'), `${lines.join('\n')}\n`);
 }
 
-async function start(options: Partial<EditorOptions> = {}) {
-  const server = await startAcp({
-    dataDir: join(directory, 'data'),
+function start(options: Partial<EditorOptions> = {}) {
+  return folder.start({
     cwd: project,
-    env: { XDG_CONFIG_HOME: join(directory, 'config') },
+    env: { XDG_CONFIG_HOME: join(folder.directory, 'config') },
     permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }),
     ...options,
   });
-  started.push(server);
-  return server;
-}
-
-async function prompt(server: AcpProcess, sessionId: string, text: string) {
-  return server.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
 }
 
 const systemOf = (request: ReceivedRequest | undefined) =>
@@ -103,7 +88,7 @@ test('the project prompt layers, AGENTS.md, the mode layer, the configured packs
   await writeFile(join(project, 'AGENTS.md'), 'Answer in French.');
   const server = await start();
   const { sessionId } = await server.agent.request('session/new', { cwd: project, mcpServers: [] });
-  expect((await prompt(server, sessionId, 'Hello')).stopReason).toBe('end_turn');
+  expect((await promptText(server, sessionId, 'Hello')).stopReason).toBe('end_turn');
   const first = local.requests[0] as ReceivedRequest;
   const host = new URL(local.url).host;
   expect(systemOf(first)).toContain(
@@ -119,7 +104,7 @@ test('the project prompt layers, AGENTS.md, the mode layer, the configured packs
   expect(tools).not.toContain('shell');
   // The mode layer follows the editor's mode from the next prompt on, without a new agent.
   await server.agent.request('session/set_mode', { sessionId, modeId: 'strict' });
-  await prompt(server, sessionId, 'Hello again');
+  await promptText(server, sessionId, 'Hello again');
   expect(systemOf(local.requests.at(-1) as ReceivedRequest)).toContain(
     '## Mode: strict\nStrict mode: only read and explain.',
   );
@@ -141,7 +126,7 @@ test('the project prompt layers, AGENTS.md, the mode layer, the configured packs
   );
   expect(await ask(server, sessionId, '/help')).toContain('- `/compact`: Compact the history sent');
   expect(local.requests).toHaveLength(before);
-  await expect(prompt(server, sessionId, '/undo')).rejects.toMatchObject({
+  await expect(promptText(server, sessionId, '/undo')).rejects.toMatchObject({
     code: -32602,
     message: expect.stringContaining('/compact, /cost, /tools, /help'),
   });
@@ -162,7 +147,7 @@ test('a long session compacts to the configured window and keeps answering; /com
   const { sessionId } = await server.agent.request('session/new', { cwd: project, mcpServers: [] });
   const long = (index: number) => `Turn ${index}: ${'note '.repeat(600)}`;
   for (let index = 1; index <= 6; index++)
-    expect((await prompt(server, sessionId, long(index))).stopReason).toBe('end_turn');
+    expect((await promptText(server, sessionId, long(index))).stopReason).toBe('end_turn');
   const asked = local.requests.filter((request) => (request as ReceivedRequest).tools !== undefined);
   const last = asked.at(-1) as ReceivedRequest;
   // Six prompts and five answers were sent whole before; the last request carries a summary and the newest.
@@ -186,12 +171,12 @@ test('a long session compacts to the configured window and keeps answering; /com
   ]);
   const roomy = await start();
   const other = await roomy.agent.request('session/new', { cwd: project, mcpServers: [] });
-  for (let index = 1; index <= 5; index++) await prompt(roomy, other.sessionId, long(index).repeat(2));
+  for (let index = 1; index <= 5; index++) await promptText(roomy, other.sessionId, long(index).repeat(2));
   const sentBefore = (local.requests.at(-1) as ReceivedRequest).messages.length;
   expect(await ask(roomy, other.sessionId, '/compact')).toMatch(
     /compacted to about \d+ before the next model call/,
   );
-  await prompt(roomy, other.sessionId, 'And now?');
+  await promptText(roomy, other.sessionId, 'And now?');
   const after = local.requests.at(-1) as ReceivedRequest;
   expect(after.messages.length).toBeLessThan(sentBefore + 2);
   expect(JSON.stringify(after.messages)).toContain('A summary of the earlier turns.');
@@ -209,7 +194,7 @@ test('a window nobody knows is learned from the server refusing a request as too
       return script(request);
     },
   });
-  servers.push(local);
+  folder.closeAfter(local);
   await writeConfig([
     'provider = "local"',
     'tools = ["basic"]',
@@ -223,7 +208,7 @@ test('a window nobody knows is learned from the server refusing a request as too
   expect(server.stderr()).toContain("the context window of model 'unknown-size' is unknown");
   const long = (index: number) => `Turn ${index}: ${'note '.repeat(600)}`;
   for (let index = 1; index <= 5; index++)
-    expect((await prompt(server, sessionId, long(index))).stopReason).toBe('end_turn');
+    expect((await promptText(server, sessionId, long(index))).stopReason).toBe('end_turn');
   const sizes = server
     .updates(sessionId)
     .flatMap((update) => (update.sessionUpdate === 'usage_update' ? [update.size] : []));
@@ -232,7 +217,7 @@ test('a window nobody knows is learned from the server refusing a request as too
   expect(sizes.length).toBeLessThan(5);
   expect(Math.max(...sizes)).toBeLessThanOrEqual(limit);
   const other = await server.agent.request('session/new', { cwd: project, mcpServers: [] });
-  await prompt(server, other.sessionId, 'Hello');
+  await promptText(server, other.sessionId, 'Hello');
   expect(
     server.updates(other.sessionId).find((update) => update.sessionUpdate === 'usage_update'),
   ).toMatchObject({
@@ -277,7 +262,7 @@ test('every configured model is in the picker by provider; picking the second se
       },
     ],
   });
-  await prompt(server, sessionId, 'One');
+  await promptText(server, sessionId, 'One');
   // A model without its key is refused with what to set; the session stays as it was.
   await expect(
     server.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'claude' }),
@@ -288,29 +273,28 @@ test('every configured model is in the picker by provider; picking the second se
     code: -32602,
     message: expect.stringContaining('local/small, other/large, claude'),
   });
-  await prompt(server, sessionId, 'Two');
+  await promptText(server, sessionId, 'Two');
   expect(local.requests).toHaveLength(2);
   await server.agent.request('session/set_config_option', {
     sessionId,
     configId: 'model',
     value: 'other/large',
   });
-  await prompt(server, sessionId, 'Three');
+  await promptText(server, sessionId, 'Three');
   expect(other.requests.map((request) => (request as ReceivedRequest).model)).toEqual(['large']);
   expect((other.requests[0] as ReceivedRequest).messages.filter((m) => m.role === 'user')).toHaveLength(3);
 
-  await server.quit();
-  started.splice(started.indexOf(server), 1);
+  await folder.quit(server);
   server = await start();
   const loaded = await server.agent.request('session/load', { sessionId, cwd: project, mcpServers: [] });
   expect(loaded.configOptions?.find((option) => option.id === 'model')?.currentValue).toBe('other/large');
-  await prompt(server, sessionId, 'Four');
+  await promptText(server, sessionId, 'Four');
   expect(other.requests).toHaveLength(2);
   expect(local.requests).toHaveLength(2);
   expect((other.requests[1] as ReceivedRequest).messages.filter((m) => m.role === 'user')).toHaveLength(4);
   // Every reply, before and after the pick, notes the request it answered, so the session replays whole.
   const { state: stored } = await restoreSession(
-    new FileSessionStore({ root: join(directory, 'data', 'sessions') }),
+    new FileSessionStore({ root: join(folder.directory, 'data', 'sessions') }),
     sessionId,
   );
   const notes = (stored?.messages ?? []).flatMap((message) =>
@@ -335,7 +319,7 @@ test('the permission prompt of an overwrite carries the file as the editor has i
   const files = new Map([[notes, 'unsaved in the editor\n']]);
   const server = await start({ files, capabilities: { fs: { readTextFile: true, writeTextFile: true } } });
   const { sessionId } = await server.agent.request('session/new', { cwd: project, mcpServers: [] });
-  expect((await prompt(server, sessionId, 'Please overwrite the notes')).stopReason).toBe('end_turn');
+  expect((await promptText(server, sessionId, 'Please overwrite the notes')).stopReason).toBe('end_turn');
   const diff = { type: 'diff', path: notes, oldText: 'unsaved in the editor\n', newText: 'new text\n' };
   expect(server.permissionRequests).toHaveLength(1);
   expect(server.permissionRequests[0]?.toolCall).toMatchObject({ kind: 'edit', content: [diff] });
@@ -351,13 +335,13 @@ test('the permission prompt of an overwrite carries the file as the editor has i
 
 test('a project config the editor session cannot read is reported on stderr once', async () => {
   await writeConfig(['provider = "mock"']);
-  const elsewhere = join(directory, 'elsewhere');
+  const elsewhere = join(folder.directory, 'elsewhere');
   await mkdir(join(elsewhere, '.agent-core'), { recursive: true });
   await writeFile(join(elsewhere, '.agent-core', 'config.toml'), 'tools = ["shell"]\n');
   const server = await start();
   for (let index = 0; index < 2; index++) {
     const { sessionId } = await server.agent.request('session/new', { cwd: elsewhere, mcpServers: [] });
-    expect((await prompt(server, sessionId, 'What is 2 + 2?')).stopReason).toBe('end_turn');
+    expect((await promptText(server, sessionId, 'What is 2 + 2?')).stopReason).toBe('end_turn');
   }
   const reported = server
     .stderr()
@@ -370,7 +354,7 @@ test('a project config the editor session cannot read is reported on stderr once
 /** Sends a prompt and returns the text the editor was shown for it. */
 async function ask(server: AcpProcess, sessionId: string, text: string): Promise<string> {
   const before = server.updates(sessionId).length;
-  await prompt(server, sessionId, text);
+  await promptText(server, sessionId, text);
   return server
     .updates(sessionId)
     .slice(before)

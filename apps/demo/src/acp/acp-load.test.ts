@@ -1,24 +1,12 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type AcpProcess, startAcp } from './test-support/spawn-acp.js';
+import { expect, test } from 'vitest';
+import { promptText, useAcpTestFolder } from './test-support/acp-test-folder.js';
 
 // One editor, one `agent-core acp`, 50 sessions prompting at once, each with its own arithmetic
 // (a number no other session uses) that the offline model hands to the calculator: every update
 // reaches the session it belongs to, and each answer is its own.
 
-let directory: string;
-let server: AcpProcess | undefined;
-beforeEach(async () => {
-  directory = await realpath(await mkdtemp(join(tmpdir(), 'agent-core-acp-load-')));
-});
-afterEach(async () => {
-  await server?.quit();
-  server = undefined;
-  await rm(directory, { recursive: true, force: true });
-});
+const folder = useAcpTestFolder('agent-core-acp-load-');
 
 const sessions = 50;
 const operandOf = (index: number) => 4_711_000 + index;
@@ -34,23 +22,17 @@ function textOf(updates: readonly SessionUpdate[]): string {
 }
 
 test(`${sessions} sessions prompting at once with tool calls: every update goes to its own session`, async () => {
-  server = await startAcp({ dataDir: join(directory, 'data') });
-  const acp = server;
+  const acp = await folder.start();
   const ids = await Promise.all(
     Array.from({ length: sessions }, () =>
       acp.agent
-        .request('session/new', { cwd: directory, mcpServers: [] })
+        .request('session/new', { cwd: folder.directory, mcpServers: [] })
         .then((created) => created.sessionId),
     ),
   );
   expect(new Set(ids).size).toBe(sessions);
   const answers = await Promise.all(
-    ids.map((sessionId, index) =>
-      acp.agent.request('session/prompt', {
-        sessionId,
-        prompt: [{ type: 'text', text: `What is ${operandOf(index)} * 7?` }],
-      }),
-    ),
+    ids.map((sessionId, index) => promptText(acp, sessionId, `What is ${operandOf(index)} * 7?`)),
   );
   expect(answers.map((answer) => answer.stopReason)).toEqual(ids.map(() => 'end_turn'));
 

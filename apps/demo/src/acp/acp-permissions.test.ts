@@ -1,26 +1,11 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RequestPermissionResponse } from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { type AcpProcess, type EditorOptions, startAcp } from './test-support/spawn-acp.js';
+import { expect, test, vi } from 'vitest';
+import { promptText, useAcpTestFolder } from './test-support/acp-test-folder.js';
 
-let directory: string;
-const started: AcpProcess[] = [];
-beforeEach(async () => {
-  directory = await realpath(await mkdtemp(join(tmpdir(), 'agent-core-acp-permission-')));
-});
-afterEach(async () => {
-  for (const server of started.splice(0)) await server.quit();
-  await rm(directory, { recursive: true, force: true });
-});
-
-async function start(options: Partial<EditorOptions> = {}) {
-  const server = await startAcp({ dataDir: join(directory, 'data'), ...options });
-  started.push(server);
-  return server;
-}
+const folder = useAcpTestFolder('agent-core-acp-permission-');
 
 const choose = (optionId: string) => (): RequestPermissionResponse => ({
   outcome: { outcome: 'selected', optionId },
@@ -32,14 +17,11 @@ async function linesOf(file: string): Promise<string[]> {
 }
 
 test('allow once runs the call and asks again next time; the request offers the four answers', async () => {
-  const server = await start({ permission: choose('allow_once') });
-  const { sessionId } = await server.agent.request('session/new', { cwd: directory, mcpServers: [] });
-  const file = join(directory, 'ran.txt');
+  const server = await folder.start({ permission: choose('allow_once') });
+  const sessionId = await folder.newSession(server);
+  const file = join(folder.directory, 'ran.txt');
   for (let round = 0; round < 2; round++) {
-    const response = await server.agent.request('session/prompt', {
-      sessionId,
-      prompt: [{ type: 'text', text: appendLine(file) }],
-    });
+    const response = await promptText(server, sessionId, appendLine(file));
     expect(response.stopReason).toBe('end_turn');
   }
   expect(await linesOf(file)).toEqual(['ran', 'ran']);
@@ -64,26 +46,19 @@ test('allow once runs the call and asks again next time; the request offers the 
 });
 
 test('allow always runs the call and never asks again for that tool in the session', async () => {
-  const server = await start({ permission: choose('allow_always') });
-  const { sessionId } = await server.agent.request('session/new', { cwd: directory, mcpServers: [] });
-  const file = join(directory, 'ran.txt');
-  for (let round = 0; round < 3; round++)
-    await server.agent.request('session/prompt', {
-      sessionId,
-      prompt: [{ type: 'text', text: appendLine(file) }],
-    });
+  const server = await folder.start({ permission: choose('allow_always') });
+  const sessionId = await folder.newSession(server);
+  const file = join(folder.directory, 'ran.txt');
+  for (let round = 0; round < 3; round++) await promptText(server, sessionId, appendLine(file));
   expect(await linesOf(file)).toEqual(['ran', 'ran', 'ran']);
   expect(server.permissionRequests).toHaveLength(1);
 });
 
 test('reject does not run the call and shows it failed; reject always denies later calls without asking', async () => {
-  const server = await start({ permission: choose('reject_once') });
-  const { sessionId } = await server.agent.request('session/new', { cwd: directory, mcpServers: [] });
-  const file = join(directory, 'ran.txt');
-  const response = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: appendLine(file) }],
-  });
+  const server = await folder.start({ permission: choose('reject_once') });
+  const sessionId = await folder.newSession(server);
+  const file = join(folder.directory, 'ran.txt');
+  const response = await promptText(server, sessionId, appendLine(file));
   expect(response.stopReason).toBe('end_turn');
   expect(await linesOf(file)).toEqual([]);
   const failed = server
@@ -91,13 +66,9 @@ test('reject does not run the call and shows it failed; reject always denies lat
     .find((update) => update.sessionUpdate === 'tool_call_update' && update.status === 'failed');
   expect(failed).toBeDefined();
 
-  const strict = await start({ permission: choose('reject_always') });
-  const other = await strict.agent.request('session/new', { cwd: directory, mcpServers: [] });
-  for (let round = 0; round < 2; round++)
-    await strict.agent.request('session/prompt', {
-      sessionId: other.sessionId,
-      prompt: [{ type: 'text', text: appendLine(file) }],
-    });
+  const strict = await folder.start({ permission: choose('reject_always') });
+  const other = await strict.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
+  for (let round = 0; round < 2; round++) await promptText(strict, other.sessionId, appendLine(file));
   expect(await linesOf(file)).toEqual([]);
   expect(strict.permissionRequests).toHaveLength(1);
   const statuses = strict
@@ -107,7 +78,7 @@ test('reject does not run the call and shows it failed; reject always denies lat
 });
 
 test('a cancel while the editor is asked answers cancelled and the tool never runs', async () => {
-  const server = await start({
+  const server = await folder.start({
     // An editor answers a cancelled prompt's pending request with `cancelled`.
     permission: (_request, signal) =>
       new Promise((resolve) =>
@@ -116,50 +87,40 @@ test('a cancel while the editor is asked answers cancelled and the tool never ru
         }),
       ),
   });
-  const { sessionId } = await server.agent.request('session/new', { cwd: directory, mcpServers: [] });
-  const file = join(directory, 'ran.txt');
-  const prompt = server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: appendLine(file) }],
-  });
+  const sessionId = await folder.newSession(server);
+  const file = join(folder.directory, 'ran.txt');
+  const prompt = promptText(server, sessionId, appendLine(file));
   await vi.waitFor(() => expect(server.permissionRequests).toHaveLength(1));
   await server.agent.notify('session/cancel', { sessionId });
   expect((await prompt).stopReason).toBe('cancelled');
   expect(await linesOf(file)).toEqual([]);
   // The session is not left waiting: the next prompt is answered normally.
-  const next = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 3 + 4?' }],
-  });
+  const next = await promptText(server, sessionId, 'What is 3 + 4?');
   expect(next.stopReason).toBe('end_turn');
   expect(server.permissionRequests).toHaveLength(1);
   expect(await linesOf(file)).toEqual([]);
 });
 
 test('a request pending when the editor quits is asked again after session/load in a new process, and the tool runs once', async () => {
-  const first = await start({ permission: () => new Promise<never>(() => {}) });
-  const { sessionId } = await first.agent.request('session/new', { cwd: directory, mcpServers: [] });
-  const file = join(directory, 'ran.txt');
+  const first = await folder.start({ permission: () => new Promise<never>(() => {}) });
+  const sessionId = await folder.newSession(first);
+  const file = join(folder.directory, 'ran.txt');
   const prompt = first.agent
     .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: appendLine(file) }] })
     .catch((error: unknown) => error);
   await vi.waitFor(() => expect(first.permissionRequests).toHaveLength(1));
-  expect(await first.quit()).toBe(0);
-  started.splice(started.indexOf(first), 1);
+  expect(await folder.quit(first)).toBe(0);
   await prompt;
   expect(await linesOf(file)).toEqual([]);
 
-  const second = await start({ permission: choose('allow_once') });
-  await second.agent.request('session/load', { sessionId, cwd: directory, mcpServers: [] });
+  const second = await folder.start({ permission: choose('allow_once') });
+  await second.agent.request('session/load', { sessionId, cwd: folder.directory, mcpServers: [] });
   await vi.waitFor(() => expect(second.permissionRequests).toHaveLength(1));
   expect(second.permissionRequests[0]?.toolCall.toolCallId).toBe(
     first.permissionRequests[0]?.toolCall.toolCallId,
   );
   // The resumed run finishes before a new prompt starts.
-  const next = await second.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 2 + 2?' }],
-  });
+  const next = await promptText(second, sessionId, 'What is 2 + 2?');
   expect(next.stopReason).toBe('end_turn');
   expect(await linesOf(file)).toEqual(['ran']);
   expect(second.updates(sessionId)).toContainEqual(

@@ -1,27 +1,11 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { type AcpProcess, descendantsOf, isGone, startAcp } from './test-support/spawn-acp.js';
+import { expect, test, vi } from 'vitest';
+import { descendantsOf, isGone } from './test-support/spawn-acp.js';
+import { promptText, useAcpTestFolder } from './test-support/acp-test-folder.js';
 
-let directory: string;
-let running: AcpProcess | undefined;
-beforeEach(async () => {
-  directory = await realpath(await mkdtemp(join(tmpdir(), 'agent-core-acp-')));
-});
-afterEach(async () => {
-  await running?.quit();
-  running = undefined;
-  await rm(directory, { recursive: true, force: true });
-});
-
-async function start(options: Partial<Parameters<typeof startAcp>[0]> = {}) {
-  running = await startAcp({ dataDir: join(directory, 'data'), ...options });
-  return running;
-}
+const folder = useAcpTestFolder('agent-core-acp-');
 
 test('initialize declares only what is served: load, lists, resume, close, delete, images and embedded context', async () => {
-  const server = await start();
+  const server = await folder.start();
   const response = await server.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   expect(response.protocolVersion).toBe(1);
   expect(response.agentCapabilities).toEqual({
@@ -37,12 +21,9 @@ test('initialize declares only what is served: load, lists, resume, close, delet
 });
 
 test('a prompt with tool calls streams them in order with their statuses, then answers end_turn and sends nothing after', async () => {
-  const server = await start();
-  const { sessionId } = await server.agent.request('session/new', { cwd: directory, mcpServers: [] });
-  const response = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 15 * 3 and 10 + 5?' }],
-  });
+  const server = await folder.start();
+  const sessionId = await folder.newSession(server);
+  const response = await promptText(server, sessionId, 'What is 15 * 3 and 10 + 5?');
   expect(response.stopReason).toBe('end_turn');
   const count = server.notifications.length;
   const updates = server.updates(sessionId);
@@ -82,10 +63,10 @@ test('a prompt with tool calls streams them in order with their statuses, then a
 });
 
 test('a cancel during a running command answers cancelled exactly once, kills the command, and the next prompt works', async () => {
-  const server = await start({
+  const server = await folder.start({
     permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }),
   });
-  const { sessionId } = await server.agent.request('session/new', { cwd: directory, mcpServers: [] });
+  const sessionId = await folder.newSession(server);
   const answers: string[] = [];
   const prompt = server.agent
     .request('session/prompt', {
@@ -114,10 +95,7 @@ test('a cancel during a running command answers cancelled exactly once, kills th
     status: 'failed',
   });
   // The next prompt works, and the cancelled one never answers again.
-  const next = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 2 + 2?' }],
-  });
+  const next = await promptText(server, sessionId, 'What is 2 + 2?');
   expect(next.stopReason).toBe('end_turn');
   expect(answers).toEqual(['cancelled']);
   expect(server.notifications.length).toBeGreaterThan(atAnswer);
@@ -125,20 +103,14 @@ test('a cancel during a running command answers cancelled exactly once, kills th
 });
 
 test('two sessions prompt at once, each with its own agent and history', async () => {
-  const server = await start();
+  const server = await folder.start();
   const [one, two] = await Promise.all([
-    server.agent.request('session/new', { cwd: directory, mcpServers: [] }),
-    server.agent.request('session/new', { cwd: directory, mcpServers: [] }),
+    server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] }),
+    server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] }),
   ]);
   const [first, second] = await Promise.all([
-    server.agent.request('session/prompt', {
-      sessionId: one.sessionId,
-      prompt: [{ type: 'text', text: 'What is 6 * 7?' }],
-    }),
-    server.agent.request('session/prompt', {
-      sessionId: two.sessionId,
-      prompt: [{ type: 'text', text: 'What is 1 + 2?' }],
-    }),
+    promptText(server, one.sessionId, 'What is 6 * 7?'),
+    promptText(server, two.sessionId, 'What is 1 + 2?'),
   ]);
   expect([first.stopReason, second.stopReason]).toEqual(['end_turn', 'end_turn']);
   const textOf = (sessionId: string) =>
@@ -156,22 +128,16 @@ test('two sessions prompt at once, each with its own agent and history', async (
 
 test('a prompt while another runs on the session is refused clearly, and the session goes on', async () => {
   let answer: (value: { outcome: { outcome: 'selected'; optionId: string } }) => void = () => {};
-  const server = await start({ permission: () => new Promise((resolve) => (answer = resolve)) });
-  const { sessionId } = await server.agent.request('session/new', { cwd: directory, mcpServers: [] });
+  const server = await folder.start({ permission: () => new Promise((resolve) => (answer = resolve)) });
+  const sessionId = await folder.newSession(server);
   // The first prompt waits on a permission request while the second one comes in.
-  const first = server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'run shell {"command":"echo hi"}' }],
-  });
+  const first = promptText(server, sessionId, 'run shell {"command":"echo hi"}');
   await vi.waitFor(() => expect(server.permissionRequests).toHaveLength(1));
   await expect(
     server.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'What is 1 + 1?' }] }),
   ).rejects.toMatchObject({ code: -32600, message: expect.stringContaining('already answering a prompt') });
   answer({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
   expect((await first).stopReason).toBe('end_turn');
-  const again = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 1 + 1?' }],
-  });
+  const again = await promptText(server, sessionId, 'What is 1 + 1?');
   expect(again.stopReason).toBe('end_turn');
 });

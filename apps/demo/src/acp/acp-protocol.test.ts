@@ -1,29 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type AcpProcess, type EditorOptions, startAcp } from './test-support/spawn-acp.js';
+import { expect, test } from 'vitest';
+import { useAcpTestFolder } from './test-support/acp-test-folder.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
-let directory: string;
-const started: AcpProcess[] = [];
-beforeEach(async () => {
-  directory = await realpath(await mkdtemp(join(tmpdir(), 'agent-core-acp-protocol-')));
-});
-afterEach(async () => {
-  for (const server of started.splice(0)) await server.quit();
-  await rm(directory, { recursive: true, force: true });
-});
-
-async function start(options: Partial<EditorOptions> = {}) {
-  const server = await startAcp({ dataDir: join(directory, 'data'), ...options });
-  started.push(server);
-  return server;
-}
+const folder = useAcpTestFolder('agent-core-acp-protocol-');
 
 test('stdout carries only JSON-RPC: a malformed line gets a parse error, an unknown method method-not-found, and the server keeps serving', async () => {
   const env = { ...process.env };
@@ -31,7 +15,7 @@ test('stdout carries only JSON-RPC: a malformed line gets a parse error, an unkn
   delete env.OPENAI_API_KEY;
   const child = spawn(
     process.execPath,
-    [cli, 'acp', '--data-dir', join(directory, 'data'), '--log-level', 'debug'],
+    [cli, 'acp', '--data-dir', join(folder.directory, 'data'), '--log-level', 'debug'],
     {
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -70,7 +54,9 @@ test('stdout carries only JSON-RPC: a malformed line gets a parse error, an unkn
       data: { sessionId: 'nope' },
     },
   });
-  send(`{"jsonrpc":"2.0","id":4,"method":"session/new","params":{"cwd":"${directory}","mcpServers":[]}}`);
+  send(
+    `{"jsonrpc":"2.0","id":4,"method":"session/new","params":{"cwd":"${folder.directory}","mcpServers":[]}}`,
+  );
   const created = (await next()) as { result: { sessionId: string } };
   expect(created.result.sessionId).toEqual(expect.any(String));
   send(
@@ -88,7 +74,7 @@ test('stdout carries only JSON-RPC: a malformed line gets a parse error, an unkn
 });
 
 test('bad requests get clear errors: a relative cwd, audio content, an unknown config option or mode', async () => {
-  const server = await start();
+  const server = await folder.start();
   await expect(
     server.agent.request('session/new', { cwd: 'relative/path', mcpServers: [] }),
   ).rejects.toMatchObject({
@@ -97,14 +83,14 @@ test('bad requests get clear errors: a relative cwd, audio content, an unknown c
   });
   await expect(
     server.agent.request('session/new', {
-      cwd: directory,
+      cwd: folder.directory,
       mcpServers: [{ type: 'http', name: 'web', url: 'http://127.0.0.1:1/mcp', headers: [] }],
     }),
   ).rejects.toMatchObject({
     code: -32602,
     message: expect.stringContaining('uses http, which this agent does not connect'),
   });
-  const { sessionId } = await server.agent.request('session/new', { cwd: directory, mcpServers: [] });
+  const sessionId = await folder.newSession(server);
   await expect(
     server.agent.request('session/prompt', {
       sessionId,
@@ -127,24 +113,24 @@ test('bad requests get clear errors: a relative cwd, audio content, an unknown c
     sessionId,
     prompt: [
       { type: 'text', text: 'What is 2 + 2?' },
-      { type: 'resource_link', name: 'notes', uri: `file://${directory}/notes.txt` },
-      { type: 'resource', resource: { uri: `file://${directory}/a.ts`, text: 'const a = 1;' } },
+      { type: 'resource_link', name: 'notes', uri: `file://${folder.directory}/notes.txt` },
+      { type: 'resource', resource: { uri: `file://${folder.directory}/a.ts`, text: 'const a = 1;' } },
     ],
   });
   expect(response.stopReason).toBe('end_turn');
 });
 
 test('a provider whose key the environment lacks asks the editor to authenticate before any session', async () => {
-  const server = await start({ args: ['--provider', 'anthropic'] });
+  const server = await folder.start({ args: ['--provider', 'anthropic'] });
   const initialized = await server.agent.request('initialize', { protocolVersion: 1 });
   expect(initialized.authMethods).toEqual([
     expect.objectContaining({ id: 'environment-key', name: 'ANTHROPIC_API_KEY' }),
   ]);
-  await expect(server.agent.request('session/new', { cwd: directory, mcpServers: [] })).rejects.toMatchObject(
-    {
-      code: -32000,
-    },
-  );
+  await expect(
+    server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] }),
+  ).rejects.toMatchObject({
+    code: -32000,
+  });
   await expect(server.agent.request('authenticate', { methodId: 'environment-key' })).rejects.toMatchObject({
     code: -32000,
     message: expect.stringContaining('set ANTHROPIC_API_KEY, or api_key in [providers.anthropic]'),

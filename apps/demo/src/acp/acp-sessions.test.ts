@@ -1,53 +1,37 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type AcpProcess, digest, type EditorOptions, startAcp } from './test-support/spawn-acp.js';
+import { expect, test } from 'vitest';
+import { type AcpProcess, digest, type EditorOptions } from './test-support/spawn-acp.js';
+import { promptText, useAcpTestFolder } from './test-support/acp-test-folder.js';
 
-let directory: string;
-const started: AcpProcess[] = [];
-beforeEach(async () => {
-  directory = await realpath(await mkdtemp(join(tmpdir(), 'agent-core-acp-sessions-')));
-});
-afterEach(async () => {
-  for (const server of started.splice(0)) await server.quit();
-  await rm(directory, { recursive: true, force: true });
-});
-
-async function start(options: Partial<EditorOptions> = {}) {
-  const server = await startAcp({ dataDir: join(directory, 'data'), ...options });
-  started.push(server);
-  return server;
-}
+const folder = useAcpTestFolder('agent-core-acp-sessions-');
 
 async function restart(server: AcpProcess, options: Partial<EditorOptions> = {}) {
-  await server.quit();
-  started.splice(started.indexOf(server), 1);
-  return start(options);
+  await folder.quit(server);
+  return folder.start(options);
 }
 
 test('list, load, resume, close and delete work on stored sessions, across processes', async () => {
-  let server = await start();
-  const { sessionId } = await server.agent.request('session/new', { cwd: directory, mcpServers: [] });
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 6 * 7?' }],
+  let server = await folder.start();
+  const sessionId = await folder.newSession(server);
+  await promptText(server, sessionId, 'What is 6 * 7?');
+  const other = await server.agent.request('session/new', {
+    cwd: join(folder.directory, 'data'),
+    mcpServers: [],
   });
-  const other = await server.agent.request('session/new', { cwd: join(directory, 'data'), mcpServers: [] });
 
   const listed = await server.agent.request('session/list', {});
   expect(listed.sessions.map((session) => session.sessionId).sort()).toEqual(
     [sessionId, other.sessionId].sort(),
   );
   const mine = listed.sessions.find((session) => session.sessionId === sessionId);
-  expect(mine).toMatchObject({ cwd: directory, title: 'What is 6 * 7?' });
+  expect(mine).toMatchObject({ cwd: folder.directory, title: 'What is 6 * 7?' });
   expect(Date.parse(mine?.updatedAt ?? '')).not.toBeNaN();
   // A cwd filter keeps the sessions of that directory only.
-  const filtered = await server.agent.request('session/list', { cwd: directory });
+  const filtered = await server.agent.request('session/list', { cwd: folder.directory });
   expect(filtered.sessions.map((session) => session.sessionId)).toEqual([sessionId]);
 
   server = await restart(server);
-  await server.agent.request('session/load', { sessionId, cwd: directory, mcpServers: [] });
+  await server.agent.request('session/load', { sessionId, cwd: folder.directory, mcpServers: [] });
   const replayed = server.updates(sessionId);
   expect(replayed[0]).toEqual({
     sessionUpdate: 'user_message_chunk',
@@ -61,10 +45,7 @@ test('list, load, resume, close and delete work on stored sessions, across proce
     'agent_message_chunk',
   ]);
   // The loaded session remembers its history: the model is sent all of it.
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'how many messages?' }],
-  });
+  await promptText(server, sessionId, 'how many messages?');
   const recall = server.updates(sessionId).filter((update) => update.sessionUpdate === 'agent_message_chunk');
   expect(
     recall.map((update) => (update.content.type === 'text' ? update.content.text : '')).join(''),
@@ -72,12 +53,9 @@ test('list, load, resume, close and delete work on stored sessions, across proce
 
   server = await restart(server);
   // Resume reattaches without replaying anything.
-  await server.agent.request('session/resume', { sessionId, cwd: directory, mcpServers: [] });
+  await server.agent.request('session/resume', { sessionId, cwd: folder.directory, mcpServers: [] });
   expect(server.updates(sessionId)).toEqual([]);
-  const after = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 1 + 1?' }],
-  });
+  const after = await promptText(server, sessionId, 'What is 1 + 1?');
   expect(after.stopReason).toBe('end_turn');
 
   await server.agent.request('session/close', { sessionId });
@@ -89,15 +67,15 @@ test('list, load, resume, close and delete work on stored sessions, across proce
   });
   await server.agent.request('session/delete', { sessionId });
   await expect(
-    server.agent.request('session/load', { sessionId, cwd: directory, mcpServers: [] }),
+    server.agent.request('session/load', { sessionId, cwd: folder.directory, mcpServers: [] }),
   ).rejects.toMatchObject({ code: -32002 });
   const left = await server.agent.request('session/list', {});
   expect(left.sessions.map((session) => session.sessionId)).toEqual([other.sessionId]);
 });
 
 test('config options change mid-session: orchestrator, policy and mode, kept across a load', async () => {
-  let server = await start();
-  const created = await server.agent.request('session/new', { cwd: directory, mcpServers: [] });
+  let server = await folder.start();
+  const created = await server.agent.request('session/new', { cwd: folder.directory, mcpServers: [] });
   const { sessionId } = created;
   expect(created.configOptions?.map((option) => [option.id, option.currentValue])).toEqual([
     ['model', 'mock/offline-mock'],
@@ -105,10 +83,7 @@ test('config options change mid-session: orchestrator, policy and mode, kept acr
     ['policy', 'standard'],
   ]);
   expect(created.modes?.currentModeId).toBe('standard');
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 2 + 3?' }],
-  });
+  await promptText(server, sessionId, 'What is 2 + 3?');
 
   const changed = await server.agent.request('session/set_config_option', {
     sessionId,
@@ -132,10 +107,7 @@ test('config options change mid-session: orchestrator, policy and mode, kept acr
   ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('strict, standard, permissive') });
 
   const before = server.notifications.length;
-  const response = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 4 * 5 and 9 - 3?' }],
-  });
+  const response = await promptText(server, sessionId, 'What is 4 * 5 and 9 - 3?');
   expect(response.stopReason).toBe('end_turn');
   const plans = server.notifications
     .slice(before)
@@ -150,7 +122,11 @@ test('config options change mid-session: orchestrator, policy and mode, kept acr
 
   await server.agent.request('session/set_mode', { sessionId, modeId: 'strict' });
   server = await restart(server);
-  const loaded = await server.agent.request('session/load', { sessionId, cwd: directory, mcpServers: [] });
+  const loaded = await server.agent.request('session/load', {
+    sessionId,
+    cwd: folder.directory,
+    mcpServers: [],
+  });
   expect(loaded.configOptions?.map((option) => [option.id, option.currentValue])).toEqual([
     ['model', 'mock/offline-mock'],
     ['orchestrator', 'plan-execute'],
@@ -160,33 +136,24 @@ test('config options change mid-session: orchestrator, policy and mode, kept acr
 });
 
 test('golden: the replay of session/load equals the live stream of the same prompts (kinds, titles, statuses, plans)', async () => {
-  let server = await start({
+  let server = await folder.start({
     permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }),
   });
-  const { sessionId } = await server.agent.request('session/new', { cwd: directory, mcpServers: [] });
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 15 * 3 and 10 + 5?' }],
-  });
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'call write_file {"path":"notes.txt","content":"hello"}' }],
-  });
+  const sessionId = await folder.newSession(server);
+  await promptText(server, sessionId, 'What is 15 * 3 and 10 + 5?');
+  await promptText(server, sessionId, 'call write_file {"path":"notes.txt","content":"hello"}');
   await server.agent.request('session/set_config_option', {
     sessionId,
     configId: 'orchestrator',
     value: 'plan-execute',
   });
-  await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: 'What is 4 * 5 and 9 - 3?' }],
-  });
+  await promptText(server, sessionId, 'What is 4 * 5 and 9 - 3?');
   const live = server
     .updates(sessionId)
     .filter((update) => !['config_option_update', 'current_mode_update'].includes(update.sessionUpdate));
 
   server = await restart(server);
-  await server.agent.request('session/load', { sessionId, cwd: directory, mcpServers: [] });
+  await server.agent.request('session/load', { sessionId, cwd: folder.directory, mcpServers: [] });
   const replay = server.updates(sessionId);
   const prompts = replay.filter((update) => update.sessionUpdate === 'user_message_chunk');
   expect(prompts.map((update) => (update.content.type === 'text' ? update.content.text : ''))).toEqual([
@@ -204,6 +171,6 @@ test('golden: the replay of session/load equals the live stream of the same prom
     updates
       .flatMap((update) => (update.sessionUpdate === 'tool_call_update' ? (update.content ?? []) : []))
       .find((content) => content.type === 'diff');
-  expect(diff(live)).toEqual({ type: 'diff', path: join(directory, 'notes.txt'), newText: 'hello' });
+  expect(diff(live)).toEqual({ type: 'diff', path: join(folder.directory, 'notes.txt'), newText: 'hello' });
   expect(diff(replay)).toEqual(diff(live));
 });

@@ -1,28 +1,19 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { beforeEach, expect, test } from 'vitest';
 import { type ReceivedRequest, startCompatibleServer } from '../test-support/compatible-server.js';
 import { skillScript, writeSkills } from '../test-support/skill-project.js';
-import { type AcpProcess, startAcp } from './test-support/spawn-acp.js';
+import { promptText, useAcpTestFolder } from './test-support/acp-test-folder.js';
 
 // The same skills in an editor session, driven through the official ACP client SDK: they are
 // offered as commands, and a command reaches the model, which loads the skill and reads its file.
 
-let directory: string;
+const folder = useAcpTestFolder('agent-core-acp-skills-');
 let project: string;
-const started: AcpProcess[] = [];
-const servers: Awaited<ReturnType<typeof startCompatibleServer>>[] = [];
 beforeEach(async () => {
-  directory = await realpath(await mkdtemp(join(tmpdir(), 'agent-core-acp-skills-')));
-  project = join(directory, 'project');
+  project = join(folder.directory, 'project');
   await mkdir(project, { recursive: true });
-});
-afterEach(async () => {
-  for (const server of started.splice(0)) await server.quit();
-  for (const server of servers.splice(0)) await server.close();
-  await rm(directory, { recursive: true, force: true });
 });
 
 const systemOf = (request: ReceivedRequest | undefined) =>
@@ -30,17 +21,17 @@ const systemOf = (request: ReceivedRequest | undefined) =>
 
 test('an editor session offers the skills as commands; /release reaches the model, which loads the skill and reads its file', async () => {
   const model = await startCompatibleServer({ reply: skillScript });
-  servers.push(model);
-  writeSkills(project, directory);
+  folder.closeAfter(model);
+  writeSkills(project, folder.directory);
   // A project skill named like one of the server's commands is never offered in its place.
   await mkdir(join(project, '.agents/skills/cost'), { recursive: true });
   await writeFile(
     join(project, '.agents/skills/cost/SKILL.md'),
     '---\nname: cost\ndescription: Estimates costs.\n---\nEstimate.\n',
   );
-  await mkdir(join(directory, '.config', 'agent-core'), { recursive: true });
+  await mkdir(join(folder.directory, '.config', 'agent-core'), { recursive: true });
   await writeFile(
-    join(directory, '.config', 'agent-core', 'config.toml'),
+    join(folder.directory, '.config', 'agent-core', 'config.toml'),
     [
       'provider = "local"',
       '[providers.local]',
@@ -50,17 +41,12 @@ test('an editor session offers the skills as commands; /release reaches the mode
       '',
     ].join('\n'),
   );
-  const server = await startAcp({
-    dataDir: join(directory, 'data'),
+  const server = await folder.start({
     cwd: project,
-    env: { XDG_CONFIG_HOME: join(directory, '.config'), HOME: directory },
+    env: { XDG_CONFIG_HOME: join(folder.directory, '.config'), HOME: folder.directory },
   });
-  started.push(server);
   const { sessionId } = await server.agent.request('session/new', { cwd: project, mcpServers: [] });
-  const answer = await server.agent.request('session/prompt', {
-    sessionId,
-    prompt: [{ type: 'text', text: '/release 1.2' }],
-  });
+  const answer = await promptText(server, sessionId, '/release 1.2');
   expect(answer.stopReason).toBe('end_turn');
 
   const commands = server

@@ -1,42 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
 import { cli, cliEnvironment } from './run-cli.js';
-
-/** Where Chromium is: `CHROMIUM_PATH` or Debian's. */
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Whether the studio's browser tests can run: under `CI=true` a missing Chromium fails, elsewhere it skips with a notice. */
-export function browserAvailable(): boolean {
-  if (existsSync(chromiumPath)) return true;
-  if (process.env.CI === 'true')
-    throw new Error(
-      `Chromium is not at ${chromiumPath}: CI must run the studio's browser tests (apt-get install chromium).`,
-    );
-  console.warn(
-    `Skipping agent-core studio's browser tests: no Chromium at ${chromiumPath} (set CHROMIUM_PATH).`,
-  );
-  return false;
-}
-
-/** Headless Chromium with no traffic of its own; playwright-core gives each launch a fresh profile. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-proxy-server',
-    ],
-  });
-}
 
 /** `agent-core studio` as a process: its printed address, its output so far, and how to stop it. */
 export interface StudioProcess {

@@ -9,32 +9,18 @@ import { appendFileSync } from 'node:fs';
 import { historyProblems, SessionManager } from '@agent-core/core';
 import { agentic } from '@agent-core/orchestrator-agentic';
 import { mock } from '@agent-core/provider-mock';
+import { exitOnInvalidHistory, openStore } from './child-stores.mjs';
 
 const [kind, where, id, ranFile, steps] = process.argv.slice(2);
 const total = Number(steps);
 const pause = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 4));
-
-async function openStore() {
-  if (kind === 'file') {
-    const { FileSessionStore } = await import('@agent-core/store-file');
-    return new FileSessionStore({ root: where });
-  }
-  const { PostgresSessionStore } = await import('@agent-core/store-postgres');
-  const [connectionString, schema] = where.split('#');
-  // A short lease, so the next process takes over a killed one's session soon.
-  return new PostgresSessionStore({ connectionString, schema, leaseDurationMs: 400 });
-}
 
 // A stateless model: the next call from the number of results so far, then an answer.
 const provider = mock({
   chunkSize: 0,
   turns: (request) => {
     // Every request a model is sent must hold a history its API accepts.
-    const sent = historyProblems(request.messages);
-    if (sent.length > 0) {
-      process.stderr.write(`a model was sent an invalid history: ${JSON.stringify(sent)}\n`);
-      process.exit(1);
-    }
+    exitOnInvalidHistory(request.messages);
     const results = request.messages.filter((message) => message.role === 'toolResult').length;
     const latencyMs = Math.random() * 4;
     if (results >= total) return { text: `done after ${results}`, latencyMs };
@@ -56,7 +42,8 @@ const tool = (name) => ({
   },
 });
 
-const store = await openStore();
+// A short lease, so the next process takes over a killed one's session soon.
+const store = await openStore(kind, where, { leaseDurationMs: 400 });
 const manager = new SessionManager({
   store,
   agentOptions: () => ({

@@ -10,21 +10,12 @@ import { join } from 'node:path';
 import { SessionManager } from '@agent-core/core';
 import { agentic } from '@agent-core/orchestrator-agentic';
 import { mock } from '@agent-core/provider-mock';
+import { openStore } from './child-stores.mjs';
 
 const [kind, where, count, folder] = process.argv.slice(2);
 const sessions = Number(count);
 const unhandled = [];
 process.on('unhandledRejection', (reason) => unhandled.push(String(reason)));
-
-async function openStore() {
-  if (kind === 'file') {
-    const { FileSessionStore } = await import('@agent-core/store-file');
-    return new FileSessionStore({ root: where });
-  }
-  const { PostgresSessionStore } = await import('@agent-core/store-postgres');
-  const [connectionString, schema] = where.split('#');
-  return new PostgresSessionStore({ connectionString, schema });
-}
 
 const markerOf = (text) => /marker (m-\w+)/.exec(text)?.[1];
 
@@ -73,7 +64,7 @@ function makeProvider() {
 
 /** Runs `total` sessions at once; returns what belongs to another session, if anything. */
 async function round(prefix, total) {
-  const store = await openStore();
+  const store = await openStore(kind, where);
   const provider = makeProvider();
   const manager = new SessionManager({
     store,

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 /** One SSE frame: an optional event name and a JSON body. */
 export interface SseFrame {
@@ -164,4 +165,16 @@ export function chatReply(parts: {
     },
   });
   return frames;
+}
+
+/** Gives a test file a function that closes each server handed to it after the test that started it. */
+export function closeServersAfterEach(): (server: ScriptedSseServer) => ScriptedSseServer {
+  const started: ScriptedSseServer[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((server) => server.close()));
+  });
+  return (server) => {
+    started.push(server);
+    return server;
+  };
 }

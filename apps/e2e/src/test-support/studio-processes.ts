@@ -1,47 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
 
 const supportFolder = import.meta.dirname;
-
-/** Where Chromium is, if there is one: `CHROMIUM_PATH` or Debian's. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/**
- * Whether the browser tests can run. Under `CI=true` a missing Chromium is an
- * error, never a skip; elsewhere the tests are skipped with a notice.
- */
-export function browserAvailable(): boolean {
-  if (existsSync(chromiumPath)) return true;
-  if (process.env.CI === 'true')
-    throw new Error(
-      `Chromium is not at ${chromiumPath}: CI must run the studio's browser tests (apt-get install chromium).`,
-    );
-  console.warn(
-    `Skipping the studio's browser tests: no Chromium at ${chromiumPath} (set CHROMIUM_PATH, or apt-get install chromium).`,
-  );
-  return false;
-}
-
-/** Headless Chromium with no traffic of its own and a fresh profile (playwright-core makes one per launch). */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-proxy-server',
-    ],
-  });
-}
 
 /** A child process with its output as lines, so a test can wait for one. */
 export class Child {

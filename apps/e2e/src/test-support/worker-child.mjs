@@ -5,11 +5,11 @@
 // it takes jobs; on SIGTERM it stops taking jobs, lets its runs finish, prints `stopped <handed on>`
 // and exits 0.
 import { appendFileSync } from 'node:fs';
-import { historyProblems } from '@agent-core/core';
 import { stepOrchestrator } from '@agent-core/core/testing';
 import { mock } from '@agent-core/provider-mock';
 import { PostgresSessionStore } from '@agent-core/store-postgres';
 import { RunWorker } from '@agent-core/workers';
+import { exitOnInvalidHistory } from './child-stores.mjs';
 
 const [connectionString, schema, ranFile, concurrency, leaseText, toolDelay = '6'] = process.argv.slice(2);
 const leaseDurationMs = Number(leaseText);
@@ -18,11 +18,7 @@ const pause = (most) => new Promise((resolve) => setTimeout(resolve, Math.random
 const provider = mock({
   chunkSize: 0,
   turns: (request) => {
-    const sent = historyProblems(request.messages);
-    if (sent.length > 0) {
-      process.stderr.write(`a model was sent an invalid history: ${JSON.stringify(sent)}\n`);
-      process.exit(1);
-    }
+    exitOnInvalidHistory(request.messages);
     const session = String(request.messages[0]?.content).split(' ').at(-1);
     const results = request.messages.filter((message) => message.role === 'toolResult').length;
     if (results >= 3) return { text: `done after ${results}`, latencyMs: Math.random() * 4 };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, AgentBusyError, ConfigError, defineTool, ProviderError, type ModelEvent } from '../index.js';
-import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
-import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { callsDone, inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 const echo = defineTool({
   name: 'echo',
@@ -32,11 +32,7 @@ describe('Agent configuration', () => {
   });
 
   it('refuses a second prompt while running, and reset while running', async () => {
-    const agent = new Agent({
-      provider: inlineProvider([[textDone('a')]]),
-      model: 'm',
-      orchestrator: stepOrchestrator,
-    });
+    const agent = stepAgent({ provider: inlineProvider([[textDone('a')]]) });
     const run = agent.prompt('one');
     expect(() => agent.prompt('two')).toThrow(AgentBusyError);
     expect(() => agent.reset()).toThrow(AgentBusyError);
@@ -47,7 +43,7 @@ describe('Agent configuration', () => {
 
   it('takes images as prompt content and whole messages', async () => {
     const provider = inlineProvider([[textDone('a')], [textDone('b')]]);
-    const agent = new Agent({ provider, model: 'm', orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider });
     await agent.prompt([{ type: 'image', data: 'AAAA', mimeType: 'image/png' }]).result();
     await agent.prompt({ role: 'user', content: 'plain' }).result();
     expect(provider.requests[0]?.messages[0]).toEqual({
@@ -61,12 +57,7 @@ describe('Agent configuration', () => {
 describe('retries and fallback', () => {
   it('honours Retry-After, then succeeds', async () => {
     const provider = inlineProvider([failing('rate_limit', { retryAfterMs: 30 }), [textDone('ok')]]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      orchestrator: stepOrchestrator,
-      retry: { baseDelayMs: 1 },
-    });
+    const agent = stepAgent({ provider, retry: { baseDelayMs: 1 } });
     const delays: number[] = [];
     agent.subscribe((event) => event.type === 'retry' && delays.push(event.delayMs));
     const result = await agent.prompt('hi').result();
@@ -77,12 +68,10 @@ describe('retries and fallback', () => {
   it('retries up to maxRetries, then the fallback provider answers', async () => {
     const primary = inlineProvider([failing('server'), failing('server'), failing('server')]);
     const fallback = inlineProvider([[textDone('from fallback')]], 'backup');
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: primary,
-      model: 'm',
       fallbackProvider: fallback,
       fallbackModel: 'backup-model',
-      orchestrator: stepOrchestrator,
       retry: { maxRetries: 2, baseDelayMs: 1 },
     });
     const result = await agent.prompt('hi').result();
@@ -94,12 +83,7 @@ describe('retries and fallback', () => {
   it('never retries or falls back for a request the provider refuses', async () => {
     const primary = inlineProvider([failing('invalid_request', { status: 400 })]);
     const fallback = inlineProvider([[textDone('never')]]);
-    const agent = new Agent({
-      provider: primary,
-      model: 'm',
-      fallbackProvider: fallback,
-      orchestrator: stepOrchestrator,
-    });
+    const agent = stepAgent({ provider: primary, fallbackProvider: fallback });
     const result = await agent.prompt('hi').result();
     expect(result.terminateReason).toBe('error');
     expect(ProviderError.isInstance(result.error) && result.error.kind).toBe('invalid_request');
@@ -107,11 +91,7 @@ describe('retries and fallback', () => {
   });
 
   it('an abort during the backoff returns at once', async () => {
-    const agent = new Agent({
-      provider: inlineProvider([failing('overloaded', { retryAfterMs: 60_000 })]),
-      model: 'm',
-      orchestrator: stepOrchestrator,
-    });
+    const agent = stepAgent({ provider: inlineProvider([failing('overloaded', { retryAfterMs: 60_000 })]) });
     agent.subscribe((event) => event.type === 'retry' && agent.abort());
     expect((await agent.prompt('hi').result()).terminateReason).toBe('aborted');
   });
@@ -126,13 +106,7 @@ describe('retries and fallback', () => {
       yield { type: 'error', error: new ProviderError({ kind: 'fatal', message: 'aborted' }) };
     };
     const provider = inlineProvider([silent, [textDone('hello')]]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      orchestrator: stepOrchestrator,
-      streamIdleTimeoutMs: 20,
-      retry: { baseDelayMs: 1 },
-    });
+    const agent = stepAgent({ provider, streamIdleTimeoutMs: 20, retry: { baseDelayMs: 1 } });
     const retries: string[] = [];
     agent.subscribe(
       (event) => event.type === 'retry' && retries.push(`${event.error.kind} ${event.discardedPartial}`),
@@ -143,7 +117,7 @@ describe('retries and fallback', () => {
   });
 
   it('a provider that throws instead of reporting ends the run with a clear error', async () => {
-    const agent = new Agent({ provider: inlineProvider([]), model: 'm', orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider: inlineProvider([]) });
     const result = await agent.prompt('hi').result();
     expect(result.terminateReason).toBe('error');
     expect(result.error?.message).toMatch(/threw instead of reporting an error event/);
@@ -153,10 +127,8 @@ describe('retries and fallback', () => {
 describe('history', () => {
   it('answers tool calls left dangling in a stored history before the new prompt', async () => {
     const provider = inlineProvider([[textDone('ok')]]);
-    const agent = new Agent({
+    const agent = stepAgent({
       provider,
-      model: 'm',
-      orchestrator: stepOrchestrator,
       messages: [
         { role: 'user', content: 'old' },
         {
@@ -178,16 +150,14 @@ describe('history', () => {
   it('filters app-defined messages before the model call, or maps them with convertToLlm', async () => {
     const note = { role: 'note', text: 'remember' } as never;
     const plain = inlineProvider([[textDone('a')]]);
-    await new Agent({ provider: plain, model: 'm', orchestrator: stepOrchestrator, messages: [note] })
+    await stepAgent({ provider: plain, messages: [note] })
       .prompt('q')
       .result();
     expect(plain.requests[0]?.messages).toEqual([{ role: 'user', content: 'q' }]);
 
     const mapped = inlineProvider([[textDone('a')]]);
-    await new Agent({
+    await stepAgent({
       provider: mapped,
-      model: 'm',
-      orchestrator: stepOrchestrator,
       messages: [note],
       convertToLlm: (messages) =>
         messages.map((message) =>
@@ -202,21 +172,14 @@ describe('history', () => {
   it('gives a call without an id one of its own, so its result pairs with it', async () => {
     const provider = inlineProvider([
       [
-        {
-          type: 'done',
-          message: {
-            role: 'assistant',
-            content: [
-              { type: 'toolCall', id: 'first', name: 'echo', input: { text: 'a' } },
-              { type: 'toolCall', id: '', name: 'echo', input: { text: 'c' } },
-            ],
-            stopReason: 'tool_use',
-          },
-        },
+        callsDone([
+          { id: 'first', name: 'echo', input: { text: 'a' } },
+          { id: '', name: 'echo', input: { text: 'c' } },
+        ]),
       ],
       [textDone('done')],
     ]);
-    const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider, tools: [echo] });
     const result = await agent.prompt('go').result();
     const ids = result.toolCalls.map((call) => call.id);
     expect(ids[0]).toBe('first');
@@ -227,20 +190,13 @@ describe('history', () => {
   it('refuses a reply with one tool-call id twice instead of renaming a call silently', async () => {
     const provider = inlineProvider([
       [
-        {
-          type: 'done',
-          message: {
-            role: 'assistant',
-            content: [
-              { type: 'toolCall', id: 'same', name: 'echo', input: { text: 'a' } },
-              { type: 'toolCall', id: 'same', name: 'echo', input: { text: 'b' } },
-            ],
-            stopReason: 'tool_use',
-          },
-        },
+        callsDone([
+          { id: 'same', name: 'echo', input: { text: 'a' } },
+          { id: 'same', name: 'echo', input: { text: 'b' } },
+        ]),
       ],
     ]);
-    const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider, tools: [echo] });
     const result = await agent.prompt('go').result();
     expect(result.terminateReason).toBe('error');
     expect(result.error?.code).toBe('duplicate_tool_call_id');
@@ -266,15 +222,13 @@ describe('history', () => {
       ]),
       modelInfo: () => ({ contextWindow: 1000, maxOutputTokens: 100, pricing: { input: 3, output: 15 } }),
     };
-    const result = await new Agent({ provider, model: 'm', orchestrator: stepOrchestrator })
-      .prompt('q')
-      .result();
+    const result = await stepAgent({ provider }).prompt('q').result();
     expect(result.usage.cost).toBe(3);
   });
 
   it('runs a one-tool conversation and reports it', async () => {
     const provider = inlineProvider([[toolDone('echo', { text: 'hi' })], [textDone('said hi')]]);
-    const result = await new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator })
+    const result = await stepAgent({ provider, tools: [echo] })
       .prompt('q')
       .result();
     expect(result.toolCalls[0]).toMatchObject({ name: 'echo', result: 'hi', isError: false });
@@ -291,7 +245,7 @@ describe('setup failures', () => {
       execute: () => 'never',
     });
     const provider = inlineProvider([[textDone('x')]]);
-    const agent = new Agent({ provider, model: 'm', tools: [broken], orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider, tools: [broken] });
     const types: string[] = [];
     agent.subscribe((event) => types.push(event.type));
     const result = await agent.prompt('hi').result();
@@ -318,7 +272,7 @@ describe('setTools', () => {
       [toolDone('shout', {}, 'shout_2')],
       [textDone('b')],
     ]);
-    const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider, tools: [echo] });
     const before = await agent.prompt('one').result();
     expect(before.toolCalls[0]?.result).toMatch(/Unknown tool 'shout'. Available tools: echo/);
     agent.setTools([echo, shout]);
@@ -341,13 +295,7 @@ describe('listeners', () => {
       toolDone('echo', { text: String(index) }, `c${index}`),
     ]);
     const provider = inlineProvider([...replies, [textDone('done')]]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [echo],
-      orchestrator: stepOrchestrator,
-      limits: { maxTurns: steps + 1 },
-    });
+    const agent = stepAgent({ provider, tools: [echo], limits: { maxTurns: steps + 1 } });
     const controller = new AbortController();
     const result = await agent.prompt('go', { signal: controller.signal }).result();
     await new Promise((resolve) => setImmediate(resolve));

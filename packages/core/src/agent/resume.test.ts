@@ -10,9 +10,10 @@ import {
   policies,
   type ToolResultMessage,
 } from '../index.js';
-import { callsDone, countedTools } from '../governance/test-support/governed-tools.js';
-import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
+import { countedTools } from '../governance/test-support/governed-tools.js';
+import { callsDone, inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 function decide(
   approval: PendingApproval | undefined,
@@ -115,15 +116,13 @@ describe('agent.resume()', () => {
 
   it('refuses a decision for other input or an unknown call with ApprovalError, and deciding twice is a no-op', async () => {
     const { runs, tools } = countedTools();
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([
         [toolDone('write_file', { path: 'a', content: '1' }, 'w1')],
         [textDone('ok')],
       ]),
-      model: 'm',
       tools,
       policy: policies.standard,
-      orchestrator: stepOrchestrator,
     });
     const paused = await agent.prompt('go').result();
     const approval = paused.pendingApprovals?.[0] as PendingApproval;
@@ -160,7 +159,7 @@ describe('agent.resume()', () => {
   });
 
   it('decisions that are not an array get a ConfigError naming the option', async () => {
-    const agent = new Agent({ provider: inlineProvider([]), model: 'm', orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider: inlineProvider([]) });
     expect(() => agent.resume({ decisions: { w1: 'allow' } as never })).toThrow(
       expect.objectContaining({
         code: 'invalid_config',
@@ -175,16 +174,14 @@ describe('agent.resume()', () => {
     const askedPromise = new Promise<void>((resolve) => {
       asked = resolve;
     });
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[toolDone('write_file', { path: 'a', content: '1' }, 'w1')]]),
-      model: 'm',
       tools,
       policy: policies.standard,
       approve: () => {
         asked();
         return new Promise(() => {});
       },
-      orchestrator: stepOrchestrator,
     });
     const run = agent.prompt('go');
     await askedPromise;
@@ -203,12 +200,10 @@ describe('agent.resume()', () => {
 
   it('an abort of the resumed run before the approved call runs answers it as not run, and the history stays valid', async () => {
     const { runs, tools } = countedTools();
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[toolDone('write_file', { path: 'a', content: '1' }, 'w1')]]),
-      model: 'm',
       tools,
       policy: policies.standard,
-      orchestrator: stepOrchestrator,
     });
     const paused = await agent.prompt('go').result();
     const signal = AbortSignal.abort();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent, AgentBusyError, ConfigError } from '../index.js';
 import { inlineProvider, textDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 describe('setModel', () => {
   it('switches provider and model between prompts and keeps the conversation', async () => {
@@ -40,7 +41,7 @@ describe('setModel', () => {
         yield textDone('late');
       },
     ]);
-    const agent = new Agent({ provider, model: 'm', orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider });
     const run = agent.prompt('wait');
     expect(() => agent.setModel('other')).toThrow(AgentBusyError);
     run.abort();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, defineTool } from '../index.js';
+import { defineTool } from '../index.js';
 import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
-import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 function named(name: string) {
   return defineTool({ name, description: `tool ${name}`, parameters: z.object({}), execute: () => name });
@@ -15,7 +15,7 @@ function offered(provider: ReturnType<typeof inlineProvider>): (string[] | undef
 describe('setTools', () => {
   it('a change made while the run prepares its tools reaches the next prompt', async () => {
     const provider = inlineProvider([[textDone('one')], [textDone('two')]]);
-    const agent = new Agent({ provider, model: 'm', tools: [named('old')], orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider, tools: [named('old')] });
     const first = agent.prompt('first');
     agent.setTools([named('new')]);
     await first.result();
@@ -27,7 +27,7 @@ describe('setTools', () => {
 
   it('a change made by a listener during a tool call reaches the next prompt, passed unbound', async () => {
     const provider = inlineProvider([[toolDone('old', {})], [textDone('one')], [textDone('two')]]);
-    const agent = new Agent({ provider, model: 'm', tools: [named('old')], orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider, tools: [named('old')] });
     // The pattern tools-mcp documents: its onToolsChanged callback is agent.setTools itself.
     const onToolsChanged = agent.setTools;
     agent.subscribe((event) => event.type === 'tool_call_end' && onToolsChanged([named('new')]));

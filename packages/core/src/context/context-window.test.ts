@@ -5,21 +5,25 @@ import {
   type AgentEvent,
   type AgentEventOf,
   type AgentMessage,
+  type AgentOptions,
   ConfigError,
   ContextOverflowError,
   ContextWindow,
+  type ContextWindowOptions,
   defineTool,
   estimateTokens,
   historyProblems,
   type Message,
   type ModelEvent,
   type ModelRequest,
+  type Provider,
   ProviderError,
   isCompactionMessage,
   messageText,
 } from '../index.js';
 import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 // Each result is about 1,000 tokens by the default estimate (4,000 characters).
 const read = defineTool({
@@ -70,16 +74,26 @@ function compactions(events: readonly AgentEvent[]): AgentEventOf<'compaction'>[
   return events.filter((event): event is AgentEventOf<'compaction'> => event.type === 'compaction');
 }
 
+/** An agent with the `read` tool on the step loop and `contextWindow`; `options` add to it. */
+function readingAgent(
+  provider: Provider,
+  contextWindow: ContextWindowOptions,
+  options: Partial<AgentOptions> = {},
+) {
+  return new Agent({
+    provider,
+    model: 'm',
+    tools: [read],
+    orchestrator: stepOrchestrator,
+    contextWindow,
+    ...options,
+  });
+}
+
 describe('ContextWindow on an agent', () => {
   it('compacts a long tool loop before calls: within budget, valid, prompt kept, full history kept', async () => {
     const provider = inlineProvider(reads(8));
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [read],
-      orchestrator: stepOrchestrator,
-      contextWindow: { budgetTokens: 3_500 },
-    });
+    const agent = readingAgent(provider, { budgetTokens: 3_500 });
     const { events, result } = await runAll(agent, 'Read the files f0 to f7.');
     expect(result.terminateReason).toBe('completed');
     const done = compactions(events);
@@ -116,26 +130,13 @@ describe('ContextWindow on an agent', () => {
   });
 
   it('a stored history resumes from its last compaction, and compacts again from there', async () => {
-    const first = new Agent({
-      provider: inlineProvider(reads(8)),
-      model: 'm',
-      tools: [read],
-      orchestrator: stepOrchestrator,
-      contextWindow: { budgetTokens: 3_500 },
-    });
+    const first = readingAgent(inlineProvider(reads(8)), { budgetTokens: 3_500 });
     const before = await first.prompt('Read the files.').result();
     const stored = JSON.parse(JSON.stringify(before.messages)) as AgentMessage[];
 
     // A provider of the next process gives ids of its own, never those of the stored history.
     const provider = inlineProvider(reads(4, undefined, 'next_'));
-    const second = new Agent({
-      provider,
-      model: 'm',
-      tools: [read],
-      orchestrator: stepOrchestrator,
-      messages: stored,
-      contextWindow: { budgetTokens: 3_500 },
-    });
+    const second = readingAgent(provider, { budgetTokens: 3_500 }, { messages: stored });
     const { events, result } = await runAll(second, 'Now read four more.');
     expect(result.terminateReason).toBe('completed');
     const firstRequest = provider.requests[0] as ModelRequest;
@@ -154,14 +155,11 @@ describe('ContextWindow on an agent', () => {
 
   it('never drops a pinned message', async () => {
     const provider = inlineProvider(reads(8));
-    const agent = new Agent({
+    const agent = readingAgent(
       provider,
-      model: 'm',
-      tools: [read],
-      orchestrator: stepOrchestrator,
-      messages: [{ role: 'user', content: 'Project rule: answer in French.' }],
-      contextWindow: { budgetTokens: 3_500, pinned: (_message, index) => index === 0 },
-    });
+      { budgetTokens: 3_500, pinned: (_message, index) => index === 0 },
+      { messages: [{ role: 'user', content: 'Project rule: answer in French.' }] },
+    );
     const { events } = await runAll(agent, 'Read the files.');
     expect(compactions(events).length).toBeGreaterThan(0);
     for (const request of provider.requests) {
@@ -173,12 +171,7 @@ describe('ContextWindow on an agent', () => {
 
   it('ends the run with ContextOverflowError, and sends nothing, when one message cannot fit', async () => {
     const provider = inlineProvider([[textDone('never')]]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      orchestrator: stepOrchestrator,
-      contextWindow: { budgetTokens: 1_000 },
-    });
+    const agent = stepAgent({ provider, contextWindow: { budgetTokens: 1_000 } });
     const result = await agent.prompt('y'.repeat(8_000)).result();
     expect(result.terminateReason).toBe('error');
     expect(result.error).toBeInstanceOf(ContextOverflowError);
@@ -188,13 +181,7 @@ describe('ContextWindow on an agent', () => {
 
   it('on a provider overflow compacts once, retries once and succeeds', async () => {
     const provider = inlineProvider([...reads(3, overflow()), [textDone('done')]]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [read],
-      orchestrator: stepOrchestrator,
-      contextWindow: { budgetTokens: 100_000 },
-    });
+    const agent = readingAgent(provider, { budgetTokens: 100_000 });
     const { events, result } = await runAll(agent, 'Read three files.');
     expect(result.terminateReason).toBe('completed');
     expect(result.text).toBe('done');
@@ -214,13 +201,7 @@ describe('ContextWindow on an agent', () => {
 
   it('a second overflow ends the run with a clear error, never a loop', async () => {
     const provider = inlineProvider([...reads(3, overflow()), overflow(), [textDone('never')]]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [read],
-      orchestrator: stepOrchestrator,
-      contextWindow: { budgetTokens: 100_000 },
-    });
+    const agent = readingAgent(provider, { budgetTokens: 100_000 });
     const { events, result } = await runAll(agent, 'Read three files.');
     expect(result.terminateReason).toBe('error');
     expect(result.error).toBeInstanceOf(ContextOverflowError);
@@ -232,7 +213,7 @@ describe('ContextWindow on an agent', () => {
 
   it('without a context window an overflow ends the run at once and says how to compact', async () => {
     const provider = inlineProvider([overflow(), [textDone('never')]]);
-    const agent = new Agent({ provider, model: 'm', orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider });
     const result = await agent.prompt('hello').result();
     expect(result.error).toBeInstanceOf(ContextOverflowError);
     expect(result.error?.message).toMatch(/Set contextWindow/);
@@ -242,11 +223,9 @@ describe('ContextWindow on an agent', () => {
   it('sends a summary from the summarize hook, and the marker when the hook fails', async () => {
     const seen: AgentMessage[][] = [];
     const provider = inlineProvider(reads(8));
-    const agent = new Agent({
+    const agent = stepAgent({
       provider,
-      model: 'm',
       tools: [read],
-      orchestrator: stepOrchestrator,
       contextWindow: {
         budgetTokens: 3_500,
         summarize: async (messages) => {
@@ -275,10 +254,8 @@ describe('ContextWindow on an agent', () => {
         return 2 * request.messages.reduce((sum, message) => sum + estimateTokens(message), 0);
       },
     });
-    const agent = new Agent({
+    const agent = stepAgent({
       provider,
-      model: 'm',
-      orchestrator: stepOrchestrator,
       messages: [
         { role: 'user', content: 'old question '.padEnd(400, '.') },
         {

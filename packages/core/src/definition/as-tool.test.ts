@@ -20,6 +20,7 @@ import {
   defineAgent,
   type ExecuteOptions,
 } from './index.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 const executor = new AgentExecutor({ registry: new AgentRegistry(), orchestrator: stepOrchestrator });
 
@@ -239,13 +240,11 @@ describe('asTool: limits and seams', () => {
       [textDone('never')],
     ]);
     const limited = child('limited', childProvider, { runConfig: { maxTurns: 1 } });
-    const parent = new Agent({
+    const parent = stepAgent({
       provider: inlineProvider([
         [reply({ calls: [{ name: 'limited', input: { topic: 't' } }] })],
         [textDone('ok')],
       ]),
-      model: 'm',
-      orchestrator: stepOrchestrator,
       tools: [asTool(limited, { executor })],
     });
     const result = await parent.prompt('go').result();
@@ -268,12 +267,7 @@ describe('asTool: limits and seams', () => {
       [reply({ calls: [{ name: 'scorer', input: { topic: 'ok' }, id: 'good' }] })],
       [textDone('done')],
     ]);
-    const parent = new Agent({
-      provider: parentProvider,
-      model: 'm',
-      orchestrator: stepOrchestrator,
-      tools: [asTool(scorer, { executor })],
-    });
+    const parent = stepAgent({ provider: parentProvider, tools: [asTool(scorer, { executor })] });
     const result = await parent.prompt('go').result();
     expect(result.toolCalls.map((call) => [call.isError, call.result])).toEqual([
       [true, expect.stringMatching(/Invalid input for tool 'scorer': input\.topic/)],
@@ -290,13 +284,11 @@ describe('asTool: limits and seams', () => {
   it('turns a child run that ends await_user into an error result naming the inner agent (governance seam)', async () => {
     const pausing: Orchestrator = { name: 'pausing', run: async () => ({ reason: 'await_user' }) };
     const approver = child('approver', inlineProvider([]), { runConfig: { orchestrator: pausing } });
-    const parent = new Agent({
+    const parent = stepAgent({
       provider: inlineProvider([
         [reply({ calls: [{ name: 'approver', input: { topic: 't' } }] })],
         [textDone('ok')],
       ]),
-      model: 'm',
-      orchestrator: stepOrchestrator,
       tools: [asTool(approver, { executor })],
     });
     const result = await parent.prompt('go').result();

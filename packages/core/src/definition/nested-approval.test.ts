@@ -28,6 +28,7 @@ import {
   defineAgent,
   type ExecuteOptions,
 } from './index.js';
+import { writeFileTool } from '../test-support/write-file-tool.js';
 
 /** A provider whose reply depends only on the request: it calls `call` until it sees a result, then answers with it. */
 function scripted(
@@ -113,16 +114,7 @@ function world(
       return `tally ${tallies.length}`;
     },
   });
-  const writeFile = defineTool({
-    name: 'write_file',
-    description: 'writes a file',
-    risk: 'write',
-    parameters: z.object({ path: z.string() }),
-    execute: ({ path }) => {
-      writes.push(path);
-      return `wrote ${path}`;
-    },
-  });
+  const writeFile = writeFileTool(writes);
   const executor = new RecordingExecutor({ registry: new AgentRegistry(), orchestrator: stepOrchestrator });
   const childProviders: Record<string, ReturnType<typeof scripted>> = {};
   const subagent = (name: string, path: string, callId: string) => {

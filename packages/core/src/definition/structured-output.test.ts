@@ -1,10 +1,16 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, historyProblems, OutputValidationError, type AgentResult } from '../index.js';
+import {
+  defineTool,
+  historyProblems,
+  OutputValidationError,
+  type AgentResult,
+  type Provider,
+} from '../index.js';
 import { inlineProvider, textDone } from '../test-support/inline-provider.js';
 import { reply } from '../test-support/replies.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
-import { AgentExecutor, AgentRegistry, defineAgent } from './index.js';
+import { type AgentDefinition, AgentExecutor, AgentRegistry, defineAgent } from './index.js';
 
 const reportSchema = z.object({ summary: z.string(), files: z.array(z.string()) });
 
@@ -20,6 +26,22 @@ function reporter(provider: ReturnType<typeof inlineProvider>, extra: { maxAttem
 }
 
 const executor = new AgentExecutor({ registry: new AgentRegistry() });
+
+/** A definition named `name` on the step loop with `provider` and an empty prompt; `settings` add its output and tools. */
+function outputAgent(
+  name: string,
+  provider: Provider,
+  settings: Pick<AgentDefinition, 'outputConfig' | 'toolConfig'>,
+) {
+  return defineAgent({
+    name,
+    description: name,
+    promptConfig: {},
+    modelConfig: { provider, model: 'm' },
+    runConfig: { orchestrator: stepOrchestrator },
+    ...settings,
+  });
+}
 
 describe('structured output through complete_task', () => {
   it('returns typed output from a valid complete_task call and ends the run', async () => {
@@ -119,12 +141,7 @@ describe('structured output through complete_task', () => {
       [textDone('oops, text')],
       [reply({ calls: [{ name: 'complete_task', input: { summary: 's', files: ['a.ts'] } }] })],
     ]);
-    const definition = defineAgent({
-      name: 'looker',
-      description: 'looks',
-      promptConfig: {},
-      modelConfig: { provider, model: 'm' },
-      runConfig: { orchestrator: stepOrchestrator },
+    const definition = outputAgent('looker', provider, {
       toolConfig: { tools: [lookup] },
       outputConfig: { schema: reportSchema },
     });
@@ -152,12 +169,7 @@ describe('structured output through complete_task', () => {
         }),
       ],
     ]);
-    const definition = defineAgent({
-      name: 'eager',
-      description: 'eager',
-      promptConfig: {},
-      modelConfig: { provider, model: 'm' },
-      runConfig: { orchestrator: stepOrchestrator },
+    const definition = outputAgent('eager', provider, {
       toolConfig: { tools: [late] },
       outputConfig: { schema: reportSchema },
     });
@@ -175,12 +187,7 @@ describe('structured output through complete_task', () => {
       [reply({ calls: [{ name: 'complete_task', input: { n: 1 }, id: 'attempt_1' }] })],
       [reply({ calls: [{ name: 'complete_task', input: { n: 2 }, id: 'attempt_2' }] })],
     ]);
-    const definition = defineAgent({
-      name: 'fragile',
-      description: 'fragile',
-      promptConfig: {},
-      modelConfig: { provider, model: 'm' },
-      runConfig: { orchestrator: stepOrchestrator },
+    const definition = outputAgent('fragile', provider, {
       outputConfig: { schema: throwing, maxAttempts: 2 },
     });
     const result = await executor.execute(definition);
@@ -229,12 +236,7 @@ describe('structured output through complete_task', () => {
 describe('structured output in native mode', () => {
   it('sends a JSON-schema response format and validates the JSON answer, asking again on a mismatch', async () => {
     const provider = inlineProvider([[textDone('{"summary": 5}')], [textDone('{"summary":"s","files":[]}')]]);
-    const definition = defineAgent({
-      name: 'native',
-      description: 'native',
-      promptConfig: {},
-      modelConfig: { provider, model: 'm' },
-      runConfig: { orchestrator: stepOrchestrator },
+    const definition = outputAgent('native', provider, {
       outputConfig: { schema: reportSchema, mode: 'native' },
     });
     const result = await executor.execute(definition);
@@ -253,12 +255,7 @@ describe('structured output in native mode', () => {
 
   it('ends with the raw text and outputValid false when the answers stay invalid', async () => {
     const provider = inlineProvider([[textDone('not json')], [textDone('{"summary":1}')]]);
-    const definition = defineAgent({
-      name: 'native2',
-      description: 'native',
-      promptConfig: {},
-      modelConfig: { provider, model: 'm' },
-      runConfig: { orchestrator: stepOrchestrator },
+    const definition = outputAgent('native2', provider, {
       outputConfig: { schema: reportSchema, mode: 'native', maxAttempts: 2 },
     });
     const result = await executor.execute(definition);
@@ -274,12 +271,7 @@ describe('structured output with the output tool forced (Anthropic-style)', () =
       [reply({ calls: [{ name: 'complete_task', input: { summary: 1 }, id: 'c1' }] })],
       [reply({ calls: [{ name: 'complete_task', input: { summary: 'ok', files: [] }, id: 'c2' }] })],
     ]);
-    const definition = defineAgent({
-      name: 'forced',
-      description: 'forced',
-      promptConfig: {},
-      modelConfig: { provider, model: 'm' },
-      runConfig: { orchestrator: stepOrchestrator },
+    const definition = outputAgent('forced', provider, {
       outputConfig: { schema: reportSchema, mode: 'forced' },
     });
     const result = await executor.execute(definition);

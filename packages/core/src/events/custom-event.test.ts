@@ -1,7 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
-  Agent,
   type AgentEvent,
   type AgentEventInput,
   defineTool,
@@ -9,7 +8,7 @@ import {
   type ToolEventInput,
 } from '../index.js';
 import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
-import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 describe('isCustomEvent', () => {
   it('narrows to the custom event of one name with the documented data type', () => {
@@ -54,11 +53,9 @@ describe('custom events from a tool', () => {
         return 'reported';
       },
     });
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[toolDone('report', {})], [textDone('done')]]),
-      model: 'm',
       tools: [report],
-      orchestrator: stepOrchestrator,
     });
     const run = agent.prompt('go');
     const events: AgentEvent[] = [];

@@ -4,6 +4,7 @@ import { Agent, type AgentEvent, defineTool, type ModelEvent } from '../index.js
 import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
 import { toolsOrchestrator } from '../test-support/tools-orchestrator.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 const add = defineTool({
   name: 'add',
@@ -149,12 +150,7 @@ describe('events read late are the events a listener saw', () => {
         return String(a + b);
       },
     });
-    agent = new Agent({
-      provider: inlineProvider(script()),
-      model: 'm',
-      tools: [subscribing],
-      orchestrator: stepOrchestrator,
-    });
+    agent = stepAgent({ provider: inlineProvider(script()), tools: [subscribing] });
     const run = agent.prompt('add');
     await run.result();
     const all: AgentEvent[] = [];

@@ -4,6 +4,7 @@ import { Agent, defineTool, HookError, policies } from '../index.js';
 import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
 import { countedTools } from './test-support/governed-tools.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 describe('hooks.beforeRun', () => {
   it('changes the model, tools, system prompt and policy for one run only, hooks composed in order', async () => {
@@ -59,15 +60,13 @@ describe('hooks.beforeRun', () => {
 
   it('a hook that throws ends the run with a HookError before any model call', async () => {
     const provider = inlineProvider([[textDone('never')]]);
-    const agent = new Agent({
+    const agent = stepAgent({
       provider,
-      model: 'm',
       hooks: {
         beforeRun: () => {
           throw new Error('no budget today');
         },
       },
-      orchestrator: stepOrchestrator,
     });
     const result = await agent.prompt('go').result();
     expect(result.terminateReason).toBe('error');
@@ -92,13 +91,11 @@ describe('hooks.beforeToolCall fails closed', () => {
     ],
   ])('a hook that %s blocks the call', async (_name, hook, message) => {
     const { runs, tools } = countedTools();
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[toolDone('read_file', { path: 'x' })], [textDone('ok')]]),
-      model: 'm',
       tools,
       hookTimeoutMs: 20,
       hooks: { beforeToolCall: hook },
-      orchestrator: stepOrchestrator,
     });
     const result = await agent.prompt('go').result();
     expect(runs.read_file).toBe(0);

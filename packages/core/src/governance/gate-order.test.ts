@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, type ToolResultMessage } from '../index.js';
-import { inlineProvider, textDone } from '../test-support/inline-provider.js';
-import { stepOrchestrator } from '../test-support/step-orchestrator.js';
-import { callsDone, countedTools } from './test-support/governed-tools.js';
+import type { ToolResultMessage } from '../index.js';
+import { callsDone, inlineProvider, textDone } from '../test-support/inline-provider.js';
+import { countedTools } from './test-support/governed-tools.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 type Stage = 'hook' | 'guard' | 'policy' | 'approver' | 'tool';
 
@@ -24,12 +24,11 @@ describe('the gate consults hooks, intent, guard, policy and approver in order',
     const { runs, tools } = countedTools();
     const seen: Stage[] = [];
     const intent = refuser === 'intent' ? '' : '<intent tool="read_file" risk="read">check x</intent>';
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([
         [callsDone([{ id: 'c1', name: 'read_file', input: { path: 'x' } }], `${intent}reading`)],
         [textDone('done')],
       ]),
-      model: 'm',
       tools,
       intentRequired: true,
       hooks: {
@@ -54,7 +53,6 @@ describe('the gate consults hooks, intent, guard, policy and approver in order',
         seen.push('approver');
         return refuser === 'approver' ? { decision: 'deny', reason: 'approver says no' } : 'allow';
       },
-      orchestrator: stepOrchestrator,
     });
     const result = await agent.prompt('go').result();
     if (runs.read_file === 1) seen.push('tool');

@@ -1,35 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import {
-  Agent,
-  type AgentEvent,
-  defaultGuard,
-  GuardError,
-  historyProblems,
-  RunStoppedError,
-  type ToolResultMessage,
-} from '../index.js';
+import { type AgentEvent, defaultGuard, GuardError, historyProblems, RunStoppedError } from '../index.js';
 import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
-import { stepOrchestrator } from '../test-support/step-orchestrator.js';
-import { countedTools } from './test-support/governed-tools.js';
+import { countedTools, resultsOf } from './test-support/governed-tools.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 const sameCall = (count: number, then?: string) => [
   ...Array.from({ length: count }, (_, index) => [toolDone('read_file', { path: 'x' }, `c${index + 1}`)]),
   ...(then === undefined ? [] : [[textDone(then)]]),
 ];
 
-function resultsOf(messages: readonly { role: string }[]): ToolResultMessage[] {
-  return messages.filter((message) => message.role === 'toolResult') as ToolResultMessage[];
-}
-
 describe('guard', () => {
   it('refuses the 4th and 5th identical call in a row with an error result saying so; the tool ran 3 times', async () => {
     const { runs, tools } = countedTools();
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider(sameCall(5, 'I will stop repeating myself')),
-      model: 'm',
       tools,
       guard: true,
-      orchestrator: stepOrchestrator,
     });
     const events: AgentEvent[] = [];
     agent.subscribe((event) => events.push(event));
@@ -50,7 +36,7 @@ describe('guard', () => {
   it('ends the run at the 6th identical call with a GuardError, and the history stays valid', async () => {
     const { runs, tools } = countedTools();
     const provider = inlineProvider(sameCall(8));
-    const agent = new Agent({ provider, model: 'm', tools, guard: true, orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider, tools, guard: true });
     const result = await agent.prompt('loop').result();
     expect(result.terminateReason).toBe('error');
     expect(result.error).toBeInstanceOf(GuardError);
@@ -63,7 +49,7 @@ describe('guard', () => {
 
   it('a different call in between starts the count again', async () => {
     const { runs, tools } = countedTools();
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([
         ...sameCall(3),
         [toolDone('read_file', { path: 'y' }, 'other')],
@@ -71,10 +57,8 @@ describe('guard', () => {
           index < 3 ? [toolDone('read_file', { path: 'x' }, `again${index}`)] : reply,
         ),
       ]),
-      model: 'm',
       tools,
       guard: true,
-      orchestrator: stepOrchestrator,
     });
     const result = await agent.prompt('go').result();
     expect(runs.read_file).toBe(7);
@@ -83,16 +67,14 @@ describe('guard', () => {
 
   it('warn emits a guard event and stops nothing; pause stops with await_user like an approval', async () => {
     const { runs, tools } = countedTools();
-    const warned = new Agent({
+    const warned = stepAgent({
       provider: inlineProvider([[toolDone('read_file', { path: 'x' })], [textDone('ok')]]),
-      model: 'm',
       tools,
       guard: {
         name: 'watch',
         check: (observation) =>
           observation.kind === 'tool_call' ? { action: 'warn', reason: 'watching' } : 'ok',
       },
-      orchestrator: stepOrchestrator,
     });
     const events: AgentEvent[] = [];
     warned.subscribe((event) => events.push(event));
@@ -103,12 +85,10 @@ describe('guard', () => {
     });
     expect(runs.read_file).toBe(1);
 
-    const paused = new Agent({
+    const paused = stepAgent({
       provider: inlineProvider([[toolDone('read_file', { path: 'x' }, 'p1')], [textDone('ok')]]),
-      model: 'm',
       tools,
       guard: { name: 'careful', check: (observation) => (observation.kind === 'tool_call' ? 'pause' : 'ok') },
-      orchestrator: stepOrchestrator,
     });
     const result = await paused.prompt('go').result();
     expect(result.terminateReason).toBe('await_user');
@@ -128,12 +108,7 @@ describe('guard', () => {
 
   it('kill before a model call, e.g. past the wall-clock budget, ends the run with a GuardError', async () => {
     const provider = inlineProvider([[textDone('never')]]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      guard: defaultGuard({ maxDurationMs: 0 }),
-      orchestrator: stepOrchestrator,
-    });
+    const agent = stepAgent({ provider, guard: defaultGuard({ maxDurationMs: 0 }) });
     const result = await agent.prompt('go').result();
     expect(result.terminateReason).toBe('error');
     expect(result.error?.code).toBe('guard_killed');
@@ -144,12 +119,7 @@ describe('guard', () => {
 describe('token budget (limits.maxTokens)', () => {
   it('stops before a model call whose input alone exceeds what is left, with a typed max_tokens error', async () => {
     const provider = inlineProvider([[textDone('never sent')]]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      limits: { maxTokens: 100 },
-      orchestrator: stepOrchestrator,
-    });
+    const agent = stepAgent({ provider, limits: { maxTokens: 100 } });
     const result = await agent.prompt('x'.repeat(1000)).result();
     expect(result.terminateReason).toBe('max_tokens');
     expect(result.error).toBeInstanceOf(RunStoppedError);
@@ -162,12 +132,7 @@ describe('token budget (limits.maxTokens)', () => {
 
   it("uses the provider's countTokens when it has one, and sends a request that fits", async () => {
     const provider = Object.assign(inlineProvider([[textDone('fits')]]), { countTokens: async () => 40 });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      limits: { maxTokens: 50 },
-      orchestrator: stepOrchestrator,
-    });
+    const agent = stepAgent({ provider, limits: { maxTokens: 50 } });
     const result = await agent.prompt('x'.repeat(1000)).result();
     expect(result.terminateReason).toBe('completed');
     expect(result.text).toBe('fits');

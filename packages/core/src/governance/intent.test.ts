@@ -1,21 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, policies, type ToolResultMessage } from '../index.js';
-import { inlineProvider, textDone } from '../test-support/inline-provider.js';
-import { stepOrchestrator } from '../test-support/step-orchestrator.js';
-import { callsDone, countedTools } from './test-support/governed-tools.js';
+import { policies, type ToolResultMessage } from '../index.js';
+import { callsDone, inlineProvider, textDone } from '../test-support/inline-provider.js';
+import { countedTools } from './test-support/governed-tools.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 function run(text: string | undefined, policy = policies.permissive) {
   const counted = countedTools();
-  const agent = new Agent({
+  const agent = stepAgent({
     provider: inlineProvider([
       [callsDone([{ id: 'r1', name: 'read_file', input: { path: 'notes.md' } }], text)],
       [textDone('done')],
     ]),
-    model: 'm',
     tools: counted.tools,
     policy,
     intentRequired: true,
-    orchestrator: stepOrchestrator,
   });
   return { runs: counted.runs, agent };
 }
@@ -52,7 +50,7 @@ describe('intents', () => {
     expect(firstResult(raisedResult.messages)?.content).toMatch(/says 'deny' for risk 'execute'/);
 
     const counted = countedTools();
-    const lowered = new Agent({
+    const lowered = stepAgent({
       provider: inlineProvider([
         [
           callsDone(
@@ -62,13 +60,11 @@ describe('intents', () => {
         ],
         [textDone('done')],
       ]),
-      model: 'm',
       tools: counted.tools,
       policy: policies.standard,
       intentRequired: true,
       approve: (request) =>
         request.risk === 'execute' ? { decision: 'deny', reason: 'saw execute' } : 'allow',
-      orchestrator: stepOrchestrator,
     });
     const loweredResult = await lowered.prompt('list').result();
     expect(counted.runs.run_command).toBe(0);

@@ -1,21 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentEvent, ConfigError, definePolicy, type PolicyOption } from '../index.js';
 import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
-import { stepOrchestrator } from '../test-support/step-orchestrator.js';
 import { countedTools } from './test-support/governed-tools.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 /** Runs one call of `tool` under `policy` with no approver, and says what the policy decided. */
 async function decisionFor(policy: PolicyOption, tool: string): Promise<string | undefined> {
   const { tools } = countedTools();
-  const agent = new Agent({
+  const agent = stepAgent({
     provider: inlineProvider([
       [toolDone(tool, { path: 'a', content: 'x', command: 'ls' })],
       [textDone('ok')],
     ]),
-    model: 'm',
     tools,
     policy,
-    orchestrator: stepOrchestrator,
   });
   const events: AgentEvent[] = [];
   agent.subscribe((event) => events.push(event));

@@ -6,25 +6,19 @@ import {
   definePolicy,
   historyProblems,
   policies,
-  type ToolResultMessage,
 } from '../index.js';
-import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
+import { callsDone, inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
-import { callsDone, countedTools } from './test-support/governed-tools.js';
-
-function resultsOf(messages: readonly { role: string }[]): ToolResultMessage[] {
-  return messages.filter((message) => message.role === 'toolResult') as ToolResultMessage[];
-}
+import { countedTools, resultsOf } from './test-support/governed-tools.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 describe('policy decision paths', () => {
   it('allow: a read tool runs under the standard profile, with a policy event', async () => {
     const { runs, tools } = countedTools();
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[toolDone('read_file', { path: 'a' })], [textDone('done')]]),
-      model: 'm',
       tools,
       policy: policies.standard,
-      orchestrator: stepOrchestrator,
     });
     const events: AgentEvent[] = [];
     agent.subscribe((event) => events.push(event));
@@ -38,13 +32,7 @@ describe('policy decision paths', () => {
   it('deny: strict hides execute and network tools, and a call to one anyway is an error result saying why', async () => {
     const { runs, tools } = countedTools();
     const provider = inlineProvider([[toolDone('run_command', { command: 'ls' })], [textDone('ok')]]);
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools,
-      policy: policies.strict,
-      orchestrator: stepOrchestrator,
-    });
+    const agent = stepAgent({ provider, tools, policy: policies.strict });
     const result = await agent.prompt('list').result();
     expect(provider.requests[0]?.tools?.map((tool) => tool.name)).toEqual(['read_file', 'write_file']);
     expect(runs.run_command).toBe(0);
@@ -69,16 +57,14 @@ describe('policy decision paths', () => {
   ])('ask answered %s', async (_name, answer, expectedRuns, errorText) => {
     const { runs, tools } = countedTools();
     const asked: string[] = [];
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[toolDone('write_file', { path: 'a', content: 'x' })], [textDone('done')]]),
-      model: 'm',
       tools,
       policy: policies.standard,
       approve: (request) => {
         asked.push(`${request.toolName}:${request.risk}:${request.inputHash.slice(0, 7)}`);
         return answer;
       },
-      orchestrator: stepOrchestrator,
     });
     const result = await agent.prompt('write').result();
     expect(asked).toEqual(['write_file:write:sha256:']);
@@ -131,13 +117,11 @@ describe('policy decision paths', () => {
 
   it('later: the run stops with await_user, the call unanswered and listed in pendingApprovals', async () => {
     const { runs, tools } = countedTools();
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[toolDone('write_file', { path: 'a', content: 'x' }, 'w1')]]),
-      model: 'm',
       tools,
       policy: policies.standard,
       approve: () => 'later',
-      orchestrator: stepOrchestrator,
     });
     const result = await agent.prompt('write').result();
     expect(result.terminateReason).toBe('await_user');
@@ -160,12 +144,10 @@ describe('policy decision paths', () => {
 
   it('no approver: an ask pauses the run, and a tool without a risk counts as execute', async () => {
     const { runs, tools } = countedTools();
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[toolDone('fetch_url', { url: 'https://example.com' })]]),
-      model: 'm',
       tools,
       policy: policies.standard,
-      orchestrator: stepOrchestrator,
     });
     const result = await agent.prompt('fetch').result();
     expect(result.terminateReason).toBe('await_user');
@@ -177,7 +159,7 @@ describe('policy decision paths', () => {
     const { runs, tools } = countedTools();
     const rules = definePolicy({ name: 'mine', risk: { read: 'deny' }, tools: { read_file: 'allow' } });
     const seen: string[] = [];
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([
         [
           callsDone([
@@ -188,7 +170,6 @@ describe('policy decision paths', () => {
         ],
         [textDone('done')],
       ]),
-      model: 'm',
       tools,
       policy: (call, tool, run) => {
         seen.push(`${tool.name}:${run.risk}:${run.turn}`);
@@ -197,7 +178,6 @@ describe('policy decision paths', () => {
           ? { decision: 'deny', reason: 'secrets stay put' }
           : 'allow';
       },
-      orchestrator: stepOrchestrator,
     });
     const result = await agent.prompt('go').result();
     expect(seen).toEqual(['read_file:read:1', 'write_file:write:1', 'write_file:write:1']);
@@ -207,14 +187,13 @@ describe('policy decision paths', () => {
 
   it('a policy sees the history so far: a write is allowed only after the same file was read', async () => {
     const { runs, tools } = countedTools();
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([
         [toolDone('write_file', { path: 'notes.md', content: 'x' }, 'first_write')],
         [toolDone('read_file', { path: 'notes.md' })],
         [toolDone('write_file', { path: 'notes.md', content: 'y' }, 'second_write')],
         [textDone('done')],
       ]),
-      model: 'm',
       tools,
       policy: (call, _tool, run) => {
         if (call.name !== 'write_file') return 'allow';
@@ -225,7 +204,6 @@ describe('policy decision paths', () => {
         );
         return readBefore ? 'allow' : { decision: 'deny', reason: 'read the file first' };
       },
-      orchestrator: stepOrchestrator,
     });
     const result = await agent.prompt('edit notes').result();
     expect(runs).toMatchObject({ read_file: 1, write_file: 1 });
@@ -236,14 +214,12 @@ describe('policy decision paths', () => {
 
   it('a policy that throws denies the call (fail closed)', async () => {
     const { runs, tools } = countedTools();
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[toolDone('read_file', { path: 'x' })], [textDone('done')]]),
-      model: 'm',
       tools,
       policy: () => {
         throw new Error('rules file missing');
       },
-      orchestrator: stepOrchestrator,
     });
     const result = await agent.prompt('go').result();
     expect(runs.read_file).toBe(0);
@@ -268,13 +244,11 @@ describe('policy decision paths', () => {
     const texts: Record<string, string | undefined> = {};
     for (const [name, approve] of Object.entries(approvers)) {
       const { runs, tools } = countedTools();
-      const agent = new Agent({
+      const agent = stepAgent({
         provider: inlineProvider([[toolDone('write_file', { path: 'a', content: 'x' })], [textDone('done')]]),
-        model: 'm',
         tools,
         policy: policies.standard,
         approve,
-        orchestrator: stepOrchestrator,
       });
       const result = await agent.prompt('go').result();
       expect(result.terminateReason, name).toBe('completed');
@@ -292,16 +266,14 @@ describe('policy decision paths', () => {
 
   it('an approver that aborts the run and then allows the call at once leaves it denied as aborted, not run', async () => {
     const { runs, tools } = countedTools();
-    const agent: Agent = new Agent({
+    const agent: Agent = stepAgent({
       provider: inlineProvider([[toolDone('write_file', { path: 'a', content: 'x' })], [textDone('done')]]),
-      model: 'm',
       tools,
       policy: policies.standard,
       approve: () => {
         agent.abort();
         return 'allow';
       },
-      orchestrator: stepOrchestrator,
     });
     const events: AgentEvent[] = [];
     agent.subscribe((event) => events.push(event));

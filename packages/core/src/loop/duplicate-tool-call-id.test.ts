@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, defineTool, historyProblems, MemorySessionStore, SessionManager } from '../index.js';
+import { defineTool, historyProblems, MemorySessionStore, SessionManager } from '../index.js';
 import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 function counter() {
   let runs = 0;
@@ -24,7 +25,7 @@ describe('a reply whose tool call reuses an id of the history', () => {
       // A provider that numbers its calls per process gives the first id again.
       [toolDone('count', {}, 'same')],
     ]);
-    const agent = new Agent({ provider, model: 'm', tools: [tool], orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider, tools: [tool] });
     expect((await agent.prompt('first').result()).terminateReason).toBe('completed');
     const before = agent.messages.length;
     const second = await agent.prompt('second').result();
@@ -70,7 +71,7 @@ describe('a reply whose tool call reuses an id of the history', () => {
       [toolDone('count', {}, 'x')],
       [textDone('b')],
     ]);
-    const agent = new Agent({ provider, model: 'm', tools: [tool], orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider, tools: [tool] });
     await agent.prompt('one').result();
     agent.reset();
     expect((await agent.prompt('two').result()).terminateReason).toBe('completed');

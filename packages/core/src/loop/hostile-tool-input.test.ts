@@ -12,6 +12,7 @@ import {
 } from '../index.js';
 import { inlineProvider, textDone } from '../test-support/inline-provider.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 function callWith(input: unknown, id = 'c1'): ModelEvent {
   const message = {
@@ -57,7 +58,7 @@ describe('tool input a model should never have sent', () => {
     async (_name, input, reason) => {
       const { tool, seen } = echoTool();
       const provider = inlineProvider([[callWith(input)], [textDone('noted')], [textDone('next answer')]]);
-      const agent = new Agent({ provider, model: 'm', tools: [tool], orchestrator: stepOrchestrator });
+      const agent = stepAgent({ provider, tools: [tool] });
       const result = await agent.prompt('go').result();
       expect(result.terminateReason).toBe('completed');
       expect(seen).toEqual([]);
@@ -95,11 +96,9 @@ describe('tool input a model should never have sent', () => {
     const input = JSON.parse(
       '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"a":1}',
     );
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[callWith(input)], [textDone('done')]]),
-      model: 'm',
       tools: [tool],
-      orchestrator: stepOrchestrator,
     });
     const store = new MemorySessionStore();
     const session = await new SessionManager({
@@ -137,12 +136,7 @@ describe('tool output too large for the model', () => {
   };
 
   it('is cut to 100,000 characters by default, with a note that says so', async () => {
-    const agent = new Agent({
-      provider: inlineProvider([[call], [textDone('ok')]]),
-      model: 'm',
-      tools: [big],
-      orchestrator: stepOrchestrator,
-    });
+    const agent = stepAgent({ provider: inlineProvider([[call], [textDone('ok')]]), tools: [big] });
     const content = resultOf((await agent.prompt('go').result()).messages).content as string;
     expect(content.startsWith('y'.repeat(100_000))).toBe(true);
     expect(content.length).toBeLessThan(100_400);
@@ -152,11 +146,9 @@ describe('tool output too large for the model', () => {
   });
 
   it('takes its limit from toolResultMaxChars, and refuses a limit that is not a positive integer', async () => {
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[call], [textDone('ok')]]),
-      model: 'm',
       tools: [big],
-      orchestrator: stepOrchestrator,
       toolResultMaxChars: 10,
     });
     expect(resultOf((await agent.prompt('go').result()).messages).content).toMatch(/^y{10}\n\n\[Output cut/);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, type StreamOptions } from '../index.js';
+import type { StreamOptions } from '../index.js';
 import { inlineProvider, textDone } from '../test-support/inline-provider.js';
-import { stepOrchestrator } from '../test-support/step-orchestrator.js';
 import { LazyStreamOptions } from './lazy-signal.js';
 import { SharedModelWatch } from './model-call-watch.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 describe("the model calls' stream options", () => {
   it('make the signal only when read, keep it once read, and copy it when spread', () => {
@@ -39,7 +39,7 @@ describe("the model calls' stream options", () => {
   it('give a provider that reads the signal one that aborts with the run', async () => {
     const seen: (AbortSignal | undefined)[] = [];
     let release: () => void = () => {};
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([
         (_request, signal) => {
           seen.push(signal);
@@ -48,13 +48,11 @@ describe("the model calls' stream options", () => {
           })();
         },
       ]),
-      model: 'm',
-      orchestrator: stepOrchestrator,
     });
     await agent.prompt('one').result();
     expect(seen[0]).toBeInstanceOf(AbortSignal);
 
-    const waiting = new Agent({
+    const waiting = stepAgent({
       provider: {
         name: 'slow',
         async *stream(_request, options) {
@@ -67,8 +65,6 @@ describe("the model calls' stream options", () => {
           yield textDone('late');
         },
       },
-      model: 'm',
-      orchestrator: stepOrchestrator,
     });
     const run = waiting.prompt('two');
     await new Promise((resolve) => setTimeout(resolve, 5));

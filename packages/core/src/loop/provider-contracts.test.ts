@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  Agent,
   type AssistantMessage,
   defineTool,
   historyProblems,
@@ -13,7 +12,7 @@ import {
   type TextBlock,
 } from '../index.js';
 import { inlineProvider, textDone } from '../test-support/inline-provider.js';
-import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 // Each mistake a provider makes by accident, made on purpose: the agent's history stays as it
 // was, and nothing the model did is dropped or renamed without a word.
@@ -50,12 +49,7 @@ describe('a provider cannot change the history it is sent', () => {
         if (typeof message.content === 'string')
           (message as { content: string }).content = message.content.toUpperCase();
     });
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      orchestrator: stepOrchestrator,
-      retry: { maxRetries: 0 },
-    });
+    const agent = stepAgent({ provider, retry: { maxRetries: 0 } });
     const result = await agent.prompt('hello there').result();
     expect(agent.messages[0]).toEqual({ role: 'user', content: 'hello there' });
     expect(result.terminateReason).toBe('error');
@@ -75,7 +69,7 @@ describe('a provider cannot change the history it is sent', () => {
         yield textDone('second answer');
       },
     ]);
-    const agent = new Agent({ provider, model: 'm', orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider });
     await agent.prompt('one').result();
     await agent.prompt('two').result();
     expect((agent.messages[1] as AssistantMessage).content).toEqual([{ type: 'text', text: 'first answer' }]);
@@ -91,10 +85,8 @@ describe('a provider cannot change the history it is sent', () => {
     ];
     for (const edit of editors) {
       const provider = editing((request) => edit(request.messages as unknown[]));
-      const agent = new Agent({
+      const agent = stepAgent({
         provider,
-        model: 'm',
-        orchestrator: stepOrchestrator,
         retry: { maxRetries: 0 },
         messages: [
           { role: 'user', content: 'before' },
@@ -144,7 +136,7 @@ describe('a provider that hands back frozen replies', () => {
         yield { type: 'done', message: calls % 2 === 1 ? reply : final };
       },
     };
-    const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider, tools: [echo] });
     for (const prompt of ['one', 'two']) {
       const result = await agent.prompt(prompt).result();
       expect(result.terminateReason).toBe('completed');
@@ -178,7 +170,7 @@ describe('tool calls a provider streams', () => {
       ),
       [textDone('done')],
     ]);
-    const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator, logger });
+    const agent = stepAgent({ provider, tools: [echo], logger });
     const result = await agent.prompt('go').result();
     expect(result.toolCalls.map((call) => [call.id, call.result, call.isError])).toEqual([
       ['streamed_1', 'hi', false],
@@ -200,7 +192,7 @@ describe('tool calls a provider streams', () => {
       ),
       [textDone('done')],
     ]);
-    const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider, tools: [echo] });
     const result = await agent.prompt('go').result();
     expect(result.toolCalls.map((call) => call.result)).toEqual(['from the end']);
   });
@@ -214,7 +206,7 @@ describe('tool calls a provider streams', () => {
       ),
       [textDone('done')],
     ]);
-    const agent = new Agent({ provider, model: 'm', tools: [echo], orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider, tools: [echo] });
     const result = await agent.prompt('go').result();
     expect(result.toolCalls[0]?.isError).toBe(true);
     expect(result.toolCalls[0]?.result).toMatch(/was not run: its streamed arguments are not complete JSON/);

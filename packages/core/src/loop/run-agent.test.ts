@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, type AssistantMessage, defineTool, type ModelEvent } from '../index.js';
+import { type AssistantMessage, defineTool, type ModelEvent } from '../index.js';
 import { inlineProvider, textDone } from '../test-support/inline-provider.js';
-import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 function toolWithUsage(input: number): ModelEvent {
   const message: AssistantMessage = {
@@ -23,11 +23,9 @@ const wait = defineTool({
 
 describe('how a run ends', () => {
   it('a spent token budget ends with max_tokens and a text that explains it', async () => {
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[toolWithUsage(150)], [textDone('never')]]),
-      model: 'm',
       tools: [wait],
-      orchestrator: stepOrchestrator,
       limits: { maxTokens: 100 },
     });
     const result = await agent.prompt('go').result();
@@ -38,11 +36,9 @@ describe('how a run ends', () => {
   });
 
   it('durations are rounded to a tenth of a millisecond', async () => {
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[toolWithUsage(1)], [textDone('done')]]),
-      model: 'm',
       tools: [wait],
-      orchestrator: stepOrchestrator,
     });
     const result = await agent.prompt('go').result();
     const durations = [result.durationMs, ...result.toolCalls.map((call) => call.durationMs)];

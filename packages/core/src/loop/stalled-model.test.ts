@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, type AgentEvent, type ModelEvent, type Provider, ProviderError } from '../index.js';
+import { type Agent, type AgentEvent, type ModelEvent, type Provider, ProviderError } from '../index.js';
 import { inlineProvider, textDone } from '../test-support/inline-provider.js';
-import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 /** Sends one delta, then nothing until aborted, then a done marked aborted: what a well-behaved provider does. */
 async function* stallsPolitely(
@@ -41,13 +41,7 @@ function collect(agent: Agent): AgentEvent[] {
 
 /** An agent that gives up on a stream silent for `idleMs` (20 ms) and retries at once. */
 function idleWatchedAgent(provider: Provider, idleMs = 20): Agent {
-  return new Agent({
-    provider,
-    model: 'm',
-    orchestrator: stepOrchestrator,
-    streamIdleTimeoutMs: idleMs,
-    retry: { baseDelayMs: 1 },
-  });
+  return stepAgent({ provider, streamIdleTimeoutMs: idleMs, retry: { baseDelayMs: 1 } });
 }
 
 describe('a stalled model stream', () => {
@@ -66,11 +60,9 @@ describe('a stalled model stream', () => {
 
   it('ends the run with error once retries and the fallback are spent', async () => {
     const fallback = inlineProvider([stallsPolitely, stallsPolitely], 'backup');
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([stallsPolitely, stallsPolitely]),
       fallbackProvider: fallback,
-      model: 'm',
-      orchestrator: stepOrchestrator,
       streamIdleTimeoutMs: 20,
       retry: { maxRetries: 1, baseDelayMs: 1 },
     });
@@ -86,11 +78,7 @@ describe('a stalled model stream', () => {
 describe('a provider that ignores its abort signal', () => {
   it('agent.abort() settles the run at once and later events are ignored', async () => {
     const log: string[] = [];
-    const agent = new Agent({
-      provider: inlineProvider([deaf(log)]),
-      model: 'm',
-      orchestrator: stepOrchestrator,
-    });
+    const agent = stepAgent({ provider: inlineProvider([deaf(log)]) });
     const events = collect(agent);
     const run = agent.prompt('hi');
     setTimeout(() => agent.abort(), 10);
@@ -105,12 +93,7 @@ describe('a provider that ignores its abort signal', () => {
   });
 
   it('limits.timeoutMs ends the run with timeout', async () => {
-    const agent = new Agent({
-      provider: inlineProvider([hangsForever]),
-      model: 'm',
-      orchestrator: stepOrchestrator,
-      limits: { timeoutMs: 20 },
-    });
+    const agent = stepAgent({ provider: inlineProvider([hangsForever]), limits: { timeoutMs: 20 } });
     const result = await agent.prompt('hi').result();
     expect(result.terminateReason).toBe('timeout');
     expect(agent.isRunning).toBe(false);
@@ -127,10 +110,8 @@ describe('a provider that ignores its abort signal', () => {
 
 describe('an error event that carries a plain Error', () => {
   it('reaches result.error as a ProviderError with a code and kind', async () => {
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[{ type: 'error', error: new Error('socket hang up') as ProviderError }]]),
-      model: 'm',
-      orchestrator: stepOrchestrator,
     });
     const result = await agent.prompt('hi').result();
     expect(result.terminateReason).toBe('error');
@@ -141,10 +122,8 @@ describe('an error event that carries a plain Error', () => {
 
   it('keeps a kind the plain error names', async () => {
     const error = Object.assign(new Error('slow down'), { kind: 'rate_limit' }) as unknown as ProviderError;
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[{ type: 'error', error }], [textDone('ok')]]),
-      model: 'm',
-      orchestrator: stepOrchestrator,
       retry: { baseDelayMs: 1 },
     });
     const result = await agent.prompt('hi').result();
@@ -165,7 +144,7 @@ describe('closing a provider stream', () => {
         }
       },
     ]);
-    const agent = new Agent({ provider, model: 'm', orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider });
     await agent.prompt('hi').result();
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(log).toEqual(['cleaned up']);
@@ -221,7 +200,7 @@ describe('a call cut off while it waits for the provider', () => {
         }
       },
     ]);
-    const agent = new Agent({ provider, model: 'm', orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider });
     const events: AgentEvent[] = [];
     agent.subscribe((event) => {
       events.push(event);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
-  Agent,
+  type Agent,
   type AgentEvent,
   ConfigError,
   defineTool,
@@ -9,8 +9,8 @@ import {
   ProviderError,
   stderrLogger,
 } from '../index.js';
-import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
-import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { callsDone, inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 const add = defineTool({
   name: 'add',
@@ -49,11 +49,9 @@ function one<Type extends AgentEvent['type']>(events: AgentEvent[], type: Type) 
 
 describe('trace and span ids', () => {
   it('gives the run, each turn, model call and tool call a span with its parent', async () => {
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[toolDone('add', { a: 1, b: 2 })], [textDone('3')]]),
-      model: 'm',
       tools: [add],
-      orchestrator: stepOrchestrator,
     });
     const { events, result } = await collect(agent, 'add');
     const [start] = one(events, 'agent_start');
@@ -85,11 +83,7 @@ describe('trace and span ids', () => {
   });
 
   it('joins the trace of a traceparent, or of a trace context, which wins', async () => {
-    const agent = new Agent({
-      provider: inlineProvider([[textDone('a')], [textDone('b')]]),
-      model: 'm',
-      orchestrator: stepOrchestrator,
-    });
+    const agent = stepAgent({ provider: inlineProvider([[textDone('a')], [textDone('b')]]) });
     const joined = await collect(agent, 'hi', {
       traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
     });
@@ -110,19 +104,17 @@ describe('trace and span ids', () => {
   });
 
   it('refuses a malformed parent trace with a ConfigError and starts no run', () => {
-    const agent = new Agent({ provider: inlineProvider([]), model: 'm', orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider: inlineProvider([]) });
     expect(() => agent.prompt('x', { traceparent: 'not-a-header' })).toThrow(ConfigError);
     expect(() => agent.prompt('x', { trace: { traceId: 'abc', spanId: 'def' } })).toThrow(/32-hex traceId/);
     expect(agent.isRunning).toBe(false);
   });
 
   it('gives every attempt its own span: the failed one, the retry and the fallback', async () => {
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([overloaded(), overloaded()], 'primary'),
       fallbackProvider: inlineProvider([[textDone('from fallback')]], 'backup'),
-      model: 'm',
       retry: { maxRetries: 1, baseDelayMs: 1 },
-      orchestrator: stepOrchestrator,
     });
     const { events, result } = await collect(agent, 'hi');
     expect(result.text).toBe('from fallback');
@@ -151,18 +143,11 @@ describe('run metrics', () => {
       [
         { type: 'text_delta', delta: 'let me see' },
         withUsage(
-          {
-            type: 'done',
-            message: {
-              role: 'assistant',
-              content: [
-                { type: 'toolCall', id: 'c1', name: 'add', input: { a: 1, b: 2 } },
-                { type: 'toolCall', id: 'c2', name: 'add', input: { a: 'x' } },
-                { type: 'toolCall', id: 'c3', name: 'broken', input: {} },
-              ],
-              stopReason: 'tool_use',
-            },
-          },
+          callsDone([
+            { id: 'c1', name: 'add', input: { a: 1, b: 2 } },
+            { id: 'c2', name: 'add', input: { a: 'x' } },
+            { id: 'c3', name: 'broken', input: {} },
+          ]),
           100,
           20,
         ),
@@ -170,7 +155,7 @@ describe('run metrics', () => {
       [withUsage(textDone('done'), 150, 5)],
     ]);
     provider.modelInfo = () => ({ pricing: { input: 3, output: 15 } }) as never;
-    const agent = new Agent({ provider, model: 'm', tools: [add, broken], orchestrator: stepOrchestrator });
+    const agent = stepAgent({ provider, tools: [add, broken] });
     const { result } = await collect(agent, 'go');
     const metrics = result.metrics;
     expect(metrics).toMatchObject({
@@ -193,12 +178,10 @@ describe('run metrics', () => {
   });
 
   it('has no time to first token when no model call answered', async () => {
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([
         [{ type: 'error', error: new ProviderError({ kind: 'auth', message: 'no' }) }],
       ]),
-      model: 'm',
-      orchestrator: stepOrchestrator,
     });
     const { result } = await collect(agent, 'go');
     expect(result.terminateReason).toBe('error');
@@ -215,17 +198,15 @@ describe('structured logs', () => {
       return true;
     });
     try {
-      const agent = new Agent({
+      const agent = stepAgent({
         provider: inlineProvider([
           overloaded(),
           [toolDone('broken', {})],
           [withUsage(textDone('sorry'), 10, 2)],
         ]),
-        model: 'm',
         tools: [broken],
         retry: { baseDelayMs: 1 },
         logger: stderrLogger('debug'),
-        orchestrator: stepOrchestrator,
       });
       const { result } = await collect(agent, 'go');
       const records = lines
@@ -266,11 +247,9 @@ describe('structured logs', () => {
   it('logs nothing when the agent has no logger', async () => {
     const write = vi.spyOn(process.stderr, 'write');
     try {
-      const agent = new Agent({
+      const agent = stepAgent({
         provider: inlineProvider([overloaded(), [textDone('ok')]]),
-        model: 'm',
         retry: { baseDelayMs: 1 },
-        orchestrator: stepOrchestrator,
       });
       await agent.prompt('go').result();
       expect(write).not.toHaveBeenCalled();
@@ -286,10 +265,8 @@ describe('structured logs', () => {
     });
     expect(error.message).not.toContain('SECRET');
     const records: unknown[] = [];
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[{ type: 'error', error }]]),
-      model: 'm',
-      orchestrator: stepOrchestrator,
       logger: {
         debug: (message, fields) => records.push({ message, fields }),
         info: (message, fields) => records.push({ message, fields }),

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { historyProblems } from '../messages/history-problems.js';
 import type { AssistantMessage, ModelRequest, Provider } from '../index.js';
-import { ApprovalError, defineTool, policies } from '../index.js';
+import { ApprovalError, policies } from '../index.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { SessionManager } from './session-manager.js';
+import { writeFileTool } from '../test-support/write-file-tool.js';
 
 /** Asks for two writes, then answers with how many results it saw: each reply depends only on the request. */
 const provider: Provider = {
@@ -32,16 +32,7 @@ const provider: Provider = {
 };
 
 function setup(store: MemorySessionStore, writes: string[]) {
-  const write = defineTool({
-    name: 'write_file',
-    description: 'writes a file',
-    risk: 'write',
-    parameters: z.object({ path: z.string() }),
-    execute: ({ path }) => {
-      writes.push(path);
-      return `wrote ${path}`;
-    },
-  });
+  const write = writeFileTool(writes);
   // No approver: a call the policy asks about pauses the run.
   return new SessionManager({
     store,

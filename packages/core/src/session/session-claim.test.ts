@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { historyProblems } from '../messages/history-problems.js';
 import type {
   AgentMessage,
@@ -11,11 +10,13 @@ import type {
   SessionStore,
   ToolCallBlock,
 } from '../index.js';
-import { Agent, ApprovalError, defineTool, policies } from '../index.js';
+import { ApprovalError, policies } from '../index.js';
 import { stepOrchestrator } from '../test-support/step-orchestrator.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import type { Session } from './session.js';
 import { SessionManager } from './session-manager.js';
+import { writeFileTool } from '../test-support/write-file-tool.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 /** Asks for one write, then answers with the result it saw: each reply depends only on the request. */
 const provider: Provider = {
@@ -38,20 +39,6 @@ const provider: Provider = {
   },
 };
 
-/** A write tool that counts its runs; `hang` makes it never finish, as in a process that stops while it runs. */
-function writeTool(writes: string[], hang = false) {
-  return defineTool({
-    name: 'write_file',
-    description: 'writes a file',
-    risk: 'write',
-    parameters: z.object({ path: z.string() }),
-    execute: ({ path }) => {
-      writes.push(path);
-      return hang ? new Promise<string>(() => {}) : `wrote ${path}`;
-    },
-  });
-}
-
 /** A "process": its own manager over the shared store, with no approver, so `ask` pauses the run. */
 function processOver(store: SessionStore, writes: string[], hang = false): SessionManager {
   return new SessionManager({
@@ -59,7 +46,7 @@ function processOver(store: SessionStore, writes: string[], hang = false): Sessi
     agentOptions: () => ({
       provider,
       model: 'm',
-      tools: [writeTool(writes, hang)],
+      tools: [writeFileTool(writes, hang)],
       policy: policies.standard,
       orchestrator: stepOrchestrator,
     }),
@@ -239,14 +226,7 @@ describe('a journal without claim', () => {
       runEnded: async (result) => void written.push(`ended ${result.terminateReason}`),
     };
     const writes: string[] = [];
-    const agent = new Agent({
-      provider,
-      model: 'm',
-      tools: [writeTool(writes)],
-      policy: policies.standard,
-      orchestrator: stepOrchestrator,
-      journal,
-    });
+    const agent = stepAgent({ provider, tools: [writeFileTool(writes)], policy: policies.standard, journal });
     expect((await agent.prompt('write a file').result()).terminateReason).toBe('await_user');
     const [pending] = agent.pendingApprovals;
     if (pending === undefined) throw new Error('one approval expected');

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  Agent,
   type AgentEvent,
   type AgentMessage,
   defineTool,
@@ -11,7 +10,7 @@ import {
   type ToolResultMessage,
 } from '../index.js';
 import { inlineProvider, textDone, toolDone } from '../test-support/inline-provider.js';
-import { stepOrchestrator } from '../test-support/step-orchestrator.js';
+import { stepAgent } from '../test-support/step-agent.js';
 
 const release: Skill = {
   name: 'release',
@@ -42,15 +41,13 @@ function results(messages: readonly AgentMessage[]): ToolResultMessage[] {
 describe('allowed-tools', () => {
   it('is off by default: a listed tool still pauses for approval after its skill is loaded', async () => {
     const counts: Record<string, number> = {};
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([
         [toolDone('load_skill', { name: 'release' })],
         [toolDone('run_command', { command: 'npm test' })],
       ]),
-      model: 'm',
       tools: [...tools(counts), ...skillTools([release])],
       policy: 'standard',
-      orchestrator: stepOrchestrator,
     });
     const result = await agent.prompt('release').result();
     expect(result.terminateReason).toBe('await_user');
@@ -60,12 +57,10 @@ describe('allowed-tools', () => {
   it('when turned on, pre-approves the listed tools once the skill is loaded, in the policy record, for that session only', async () => {
     const counts: Record<string, number> = {};
     const events: AgentEvent[] = [];
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([[toolDone('run_command', { command: 'npm test' }, 'before')]]),
-      model: 'm',
       tools: [...tools(counts), ...skillTools([release])],
       policy: preApproveSkillTools('standard', [release]),
-      orchestrator: stepOrchestrator,
     });
     // Not loaded yet: the policy asks as before.
     const before = await agent.prompt('test').result();
@@ -77,12 +72,10 @@ describe('allowed-tools', () => {
       [toolDone('run_command', { command: 'npm test' }, 'after')],
       [toolDone('deploy', { command: 'prod' }, 'other')],
     ]);
-    const session = new Agent({
+    const session = stepAgent({
       provider,
-      model: 'm',
       tools: [...tools(counts), ...skillTools([release])],
       policy: preApproveSkillTools('standard', [release]),
-      orchestrator: stepOrchestrator,
     });
     session.subscribe((event) => events.push(event));
     const loaded = await session.prompt('release').result();
@@ -102,15 +95,13 @@ describe('allowed-tools', () => {
     ]);
 
     // A session resumed from the stored history keeps it; a new session does not have it.
-    const resumed = new Agent({
+    const resumed = stepAgent({
       provider: inlineProvider([
         [toolDone('delete_branch', { command: 'old' }, 'resumed')],
         [textDone('done')],
       ]),
-      model: 'm',
       tools: [...tools(counts), ...skillTools([release])],
       policy: preApproveSkillTools('standard', [release]),
-      orchestrator: stepOrchestrator,
       messages: JSON.parse(JSON.stringify(loaded.messages.slice(0, 5))) as AgentMessage[],
     });
     const again = await resumed.prompt('clean up').result();
@@ -121,16 +112,14 @@ describe('allowed-tools', () => {
   it('never turns a denial into an approval, and ignores entries that restrict arguments', async () => {
     const counts: Record<string, number> = {};
     const gitOnly: Skill = { ...release, allowedTools: ['Bash(git:*)'] };
-    const agent = new Agent({
+    const agent = stepAgent({
       provider: inlineProvider([
         [toolDone('load_skill', { name: 'release' })],
         [toolDone('run_command', { command: 'rm -rf /' })],
         [textDone('stopped')],
       ]),
-      model: 'm',
       tools: [...tools(counts), ...skillTools([release])],
       policy: preApproveSkillTools({ extends: 'standard', tools: { run_command: 'deny' } }, [release]),
-      orchestrator: stepOrchestrator,
     });
     const result = await agent.prompt('release').result();
     expect(counts.run_command).toBeUndefined();
@@ -139,32 +128,28 @@ describe('allowed-tools', () => {
     );
     // A deny-all tool is not even offered, as with the policy alone.
     const hidden = inlineProvider([[textDone('ok')]]);
-    await new Agent({
+    await stepAgent({
       provider: hidden,
-      model: 'm',
       tools: [...tools(counts), ...skillTools([gitOnly])],
       policy: preApproveSkillTools({ extends: 'standard', tools: { deploy: 'deny' } }, [gitOnly]),
-      orchestrator: stepOrchestrator,
     })
       .prompt('hi')
       .result();
     expect(hidden.requests[0]?.tools?.map((tool) => tool.name)).not.toContain('deploy');
 
     const approvals: string[] = [];
-    const restricted = new Agent({
+    const restricted = stepAgent({
       provider: inlineProvider([
         [toolDone('load_skill', { name: 'release' })],
         [toolDone('run_command', { command: 'git tag v1' })],
         [textDone('ok')],
       ]),
-      model: 'm',
       tools: [...tools(counts), ...skillTools([gitOnly])],
       policy: preApproveSkillTools('standard', [gitOnly]),
       approve: (request) => {
         approvals.push(request.toolName);
         return 'allow';
       },
-      orchestrator: stepOrchestrator,
     });
     await restricted.prompt('tag').result();
     expect(approvals).toEqual(['run_command']);

@@ -41,3 +41,19 @@ export function toolDone(name: string, input: Record<string, unknown>, id = `cal
     message: { role: 'assistant', content: [{ type: 'toolCall', id, name, input }], stopReason: 'tool_use' },
   };
 }
+
+/** A `done` event with several tool calls and optional text before them. */
+export function callsDone(
+  calls: { id: string; name: string; input: Record<string, unknown> }[],
+  text?: string,
+): ModelEvent {
+  const message: AssistantMessage = {
+    role: 'assistant',
+    content: [
+      ...(text === undefined ? [] : [{ type: 'text' as const, text }]),
+      ...calls.map((call) => ({ type: 'toolCall' as const, ...call })),
+    ],
+    stopReason: 'tool_use',
+  };
+  return { type: 'done', message };
+}

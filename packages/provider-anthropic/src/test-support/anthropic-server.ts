@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { anthropicErrorBody } from '@agent-core/test-support';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -148,15 +148,20 @@ export async function startAnthropicServer(): Promise<AnthropicTestServer> {
 
 /**
  * The fake API of a test file: started before its tests (`beforeAll`) and
- * closed after them. The handle it returns reaches the server once started,
- * so tests use it as the server.
+ * closed after them, with the SDK's log off while it runs when `quietSdk` is set. The handle it
+ * returns reaches the server once started, so tests use it as the server.
  */
-export function useAnthropicServer(): AnthropicTestServer {
+export function useAnthropicServer(options: { quietSdk?: boolean } = {}): AnthropicTestServer {
   let started: AnthropicTestServer | undefined;
   beforeAll(async () => {
     started = await startAnthropicServer();
+    // The SDK logs unparsable stream data before it throws; `quietSdk` keeps test output clean.
+    if (options.quietSdk === true) vi.stubEnv('ANTHROPIC_LOG', 'off');
   });
-  afterAll(() => started?.close());
+  afterAll(async () => {
+    if (options.quietSdk === true) vi.unstubAllEnvs();
+    await started?.close();
+  });
   return new Proxy({} as AnthropicTestServer, {
     get(_target, key) {
       if (started === undefined)

@@ -12,6 +12,7 @@ import {
   startFakeOpenAIServer,
   useFakeOpenAIServer,
 } from '../test-support/fake-openai-server.js';
+import { parisWeatherCallEvents } from '../test-support/weather-call-events.js';
 
 const server = useFakeOpenAIServer();
 
@@ -40,18 +41,7 @@ describe('chat: streaming', () => {
     server.reply({ events: fixtureEvents('chat-tool-call.chunks.txt') });
     const events = await collectEvents(provider().stream(ask));
     const id = 'call_Wq3Jb0XkP8s2LmN4vR7tYh1D';
-    expect(events.slice(0, 7)).toEqual([
-      { type: 'toolcall_start', id, name: 'get_weather' },
-      { type: 'toolcall_delta', id, delta: '{"' },
-      { type: 'toolcall_delta', id, delta: 'city' },
-      { type: 'toolcall_delta', id, delta: '":"' },
-      { type: 'toolcall_delta', id, delta: 'Paris' },
-      { type: 'toolcall_delta', id, delta: '"}' },
-      {
-        type: 'toolcall_end',
-        toolCall: { type: 'toolCall', id, name: 'get_weather', input: { city: 'Paris' } },
-      },
-    ]);
+    expect(events.slice(0, 7)).toEqual(parisWeatherCallEvents(id));
     const message = finalMessage(events);
     expect(message.stopReason).toBe('tool_use');
     expect(message.content).toEqual([

@@ -1,18 +1,13 @@
 import { collectEvents, finalError, finalMessage } from '@agent-core/core/testing';
 import type { ModelRequest } from '@agent-core/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openai } from '../openai.js';
-import { chatChunk, chatDone, startFakeOpenAIServer } from '../test-support/fake-openai-server.js';
-import type { FakeOpenAIServer } from '../test-support/fake-openai-server.js';
+import { chatChunk, chatDone, useFakeOpenAIServer } from '../test-support/fake-openai-server.js';
 
 // Once the model has finished (finish_reason) only usage and `[DONE]` are left to come: what the
 // connection does then (a reset, a proxy holding it open) must not cost the answer.
 
-let server: FakeOpenAIServer;
-beforeAll(async () => {
-  server = await startFakeOpenAIServer();
-});
-afterAll(() => server.close());
+const server = useFakeOpenAIServer();
 
 const provider = () => openai({ apiKey: 'sk-test', baseURL: `${server.origin}/v1` });
 const ask: ModelRequest = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] };

@@ -1,22 +1,16 @@
 import { Agent, defineTool } from '@agent-core/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSdk } from '../load-sdk.js';
 import { openai } from '../openai.js';
-import { fixtureEvents, responsesEvent, startFakeOpenAIServer } from '../test-support/fake-openai-server.js';
-import type { FakeOpenAIServer } from '../test-support/fake-openai-server.js';
+import { fixtureEvents, responsesEvent, useFakeOpenAIServer } from '../test-support/fake-openai-server.js';
 import { stepOrchestrator } from '@agent-core/core/testing';
 
 // The turn after an answer sends that answer back as input. The local server refuses, like
 // llama.cpp's, any input item without its `type` and any assistant text not in `output_text` parts.
 
-let server: FakeOpenAIServer;
+const server = useFakeOpenAIServer();
 beforeAll(async () => {
-  server = await startFakeOpenAIServer();
   await loadSdk();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
 });
 
 const answered = fixtureEvents('responses-text.events.txt');

@@ -6,6 +6,7 @@ import { openai } from '../openai.js';
 import type { OpenAIOptions } from '../openai-options.js';
 import { fixtureEvents, responsesEvent, useFakeOpenAIServer } from '../test-support/fake-openai-server.js';
 import { decodeReasoningSignature } from './reasoning-signature.js';
+import { parisWeatherCallEvents } from '../test-support/weather-call-events.js';
 
 const server = useFakeOpenAIServer();
 
@@ -65,18 +66,7 @@ describe('responses: streaming', () => {
     server.reply({ events: fixtureEvents('responses-tool-call.events.txt') });
     const events = await collectEvents(provider().stream(ask));
     const id = 'call_9XkQ2mWv7LpR3sTn5YbJ0cHd';
-    expect(events.slice(0, 7)).toEqual([
-      { type: 'toolcall_start', id, name: 'get_weather' },
-      { type: 'toolcall_delta', id, delta: '{"' },
-      { type: 'toolcall_delta', id, delta: 'city' },
-      { type: 'toolcall_delta', id, delta: '":"' },
-      { type: 'toolcall_delta', id, delta: 'Paris' },
-      { type: 'toolcall_delta', id, delta: '"}' },
-      {
-        type: 'toolcall_end',
-        toolCall: { type: 'toolCall', id, name: 'get_weather', input: { city: 'Paris' } },
-      },
-    ]);
+    expect(events.slice(0, 7)).toEqual(parisWeatherCallEvents(id));
     expect(events.filter((event) => event.type === 'toolcall_end')).toHaveLength(1);
     expect(finalMessage(events).stopReason).toBe('tool_use');
   });

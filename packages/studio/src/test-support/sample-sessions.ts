@@ -95,3 +95,16 @@ export async function storeSampleSessions(
   await failed.prompt('This one fails').result();
   return { answered: answered.id, waiting: waiting.id, failed: failed.id };
 }
+
+/** Runs the waiting call's resume in "another process" (a worker): its own manager and tool log. */
+export async function resumeElsewhere(store: SessionStore, log: NoteLog): Promise<void> {
+  const session = await new SessionManager({ store, agentOptions: () => sampleAgentOptions(log) }).get(
+    'sample-waiting',
+  );
+  const waiting = session.agent.pendingApprovals[0];
+  await session
+    .resume({
+      decisions: [{ toolCallId: 'call-edit', inputHash: waiting?.inputHash ?? '', decision: 'allow' }],
+    })
+    .result();
+}

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AnyTool, ToolContext } from '@agent-core/core';
+import { afterEach, beforeEach } from 'vitest';
 import { fsTools } from '../fs-tools.js';
 import type { FsToolsOptions } from '../fs-tools-settings.js';
 
@@ -59,4 +60,36 @@ export async function run(tool: AnyTool | undefined, input: Record<string, unkno
     agent: undefined,
   };
   return tool.execute(input, context);
+}
+
+/**
+ * A fresh sandbox for each test of the file, holding `tree`, removed after the test: call it at the
+ * top of a test file and read the sandbox inside tests only.
+ */
+export function useSandbox(tree: Record<string, string | Uint8Array> = {}): Sandbox {
+  let current: Sandbox | undefined;
+  const box = (): Sandbox => {
+    if (current === undefined) throw new Error('the sandbox is made in beforeEach: use it inside a test');
+    return current;
+  };
+  beforeEach(async () => {
+    current = await makeSandbox();
+    await current.files(tree);
+  });
+  afterEach(async () => {
+    await current?.remove();
+    current = undefined;
+  });
+  return {
+    get root() {
+      return box().root;
+    },
+    get outside() {
+      return box().outside;
+    },
+    files: (files) => box().files(files),
+    link: (path, target) => box().link(path, target),
+    tools: (options) => box().tools(options),
+    remove: () => box().remove(),
+  };
 }

@@ -9,6 +9,8 @@ import {
 import { stepOrchestrator } from '@agent-core/core/testing';
 import { type MockTurn, mock } from '@agent-core/provider-mock';
 import { z } from 'zod';
+import { RunWorker } from '../run-worker.js';
+import type { RunWorkerOptions } from '../run-worker-options.js';
 
 /** Every execution of the `note` tool, in order: what a test checks "ran once" against. */
 export interface Executions {
@@ -59,10 +61,15 @@ export function noteTool(executions: Executions, delayMs = 0) {
 }
 
 /** Agent options of a session: the note model and tool on the step orchestrator. */
-export function noteAgent(
-  executions: Executions,
-  options: { latencyMs?: number; toolDelayMs?: number; ask?: boolean; failWith?: MockTurn['error'] } = {},
-): SessionAgentOptions {
+/** How the scripted agent behaves: its model's latency and error, its tool's delay, and whether the tool asks first. */
+export interface NoteAgentOptions {
+  latencyMs?: number;
+  toolDelayMs?: number;
+  ask?: boolean;
+  failWith?: MockTurn['error'];
+}
+
+export function noteAgent(executions: Executions, options: NoteAgentOptions = {}): SessionAgentOptions {
   return {
     provider: noteModel(options),
     model: 'mock',
@@ -78,4 +85,22 @@ export async function storeWith(...ids: string[]): Promise<SessionStore> {
   const store = new MemorySessionStore();
   for (const id of ids) await store.save(newSessionState({ id }), { expectedVersion: 0 });
   return store;
+}
+
+/** A worker on `schema` of the server at `connectionString` whose runs use `noteAgent(executions, agent)`; `options` add to it. */
+export function noteWorker(
+  connectionString: string,
+  schema: string,
+  store: SessionStore,
+  executions: Executions,
+  agent: NoteAgentOptions = {},
+  options: Partial<RunWorkerOptions> = {},
+): RunWorker {
+  return new RunWorker({
+    connectionString,
+    schema,
+    store,
+    agentOptions: () => noteAgent(executions, agent),
+    ...options,
+  });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AssistantMessage, ModelEvent } from '../../index.js';
+import type { ToolResultMessage } from '../../index.js';
 import { defineTool } from '../../index.js';
 
 /** Tools of each risk that count their runs, for governance tests. */
@@ -47,18 +47,7 @@ export function countedTools() {
   return { runs, tools: [read, write, command, fetchUrl], read, write, command, fetchUrl };
 }
 
-/** A `done` event with several tool calls and optional text before them. */
-export function callsDone(
-  calls: { id: string; name: string; input: Record<string, unknown> }[],
-  text?: string,
-): ModelEvent {
-  const message: AssistantMessage = {
-    role: 'assistant',
-    content: [
-      ...(text === undefined ? [] : [{ type: 'text' as const, text }]),
-      ...calls.map((call) => ({ type: 'toolCall' as const, ...call })),
-    ],
-    stopReason: 'tool_use',
-  };
-  return { type: 'done', message };
+/** The tool results of a history, in order. */
+export function resultsOf(messages: readonly { role: string }[]): ToolResultMessage[] {
+  return messages.filter((message) => message.role === 'toolResult') as ToolResultMessage[];
 }
