@@ -13,8 +13,8 @@ export const configTemplate = `# agent-core configuration (TOML).
 # Default: anthropic with an Anthropic key, else openai with an OpenAI key, else mock.
 # provider = "anthropic"
 
-# The model, or an alias from [aliases]. Default: the provider's (claude-sonnet-4-5, gpt-5-mini).
-# model = "claude-sonnet-4-5"
+# The model, or an alias from [aliases]. Default: the provider's (claude-sonnet-5-5, gpt-5-mini).
+# model = "claude-sonnet-5-5"
 
 # How the agent works: agentic (tool loop), react (ReAct over text), plan-execute.
 # orchestrator = "agentic"

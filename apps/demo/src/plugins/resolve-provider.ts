@@ -11,7 +11,7 @@ const providerPackages: Record<string, string> = {
 
 /** The model each provider type runs when none is chosen. */
 export const defaultModels: Record<string, string> = {
-  anthropic: 'claude-sonnet-4-5',
+  anthropic: 'claude-sonnet-5-5',
   openai: 'gpt-5-mini',
   mock: 'offline-mock',
 };

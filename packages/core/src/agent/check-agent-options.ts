@@ -38,7 +38,7 @@ export function checkModel(provider: Provider | undefined, model: unknown): void
     );
   }
   if (typeof model !== 'string' || model === '') {
-    throw new ConfigError("Agent needs a model name, such as model: 'claude-sonnet-4-5'.");
+    throw new ConfigError("Agent needs a model name, such as model: 'claude-sonnet-5-5'.");
   }
 }
 

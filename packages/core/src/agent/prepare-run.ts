@@ -105,7 +105,7 @@ export async function prepareRun(input: {
     }
     if (typeof context.model !== 'string' || context.model === '') {
       throw new HookError(
-        'A beforeRun hook set an empty model; set a model name such as "claude-sonnet-4-5".',
+        'A beforeRun hook set an empty model; set a model name such as "claude-sonnet-5-5".',
       );
     }
   }
