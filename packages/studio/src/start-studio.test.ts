@@ -1,23 +1,17 @@
 import { request } from 'node:http';
 import { MemorySessionStore, type SessionStore } from '@agent-core/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionListPage, SessionView } from './shared/studio-data.js';
-import { startStudio, type StudioServer } from './start-studio.js';
+import type { StudioServer } from './start-studio.js';
 import { storeSampleSessions } from './test-support/sample-sessions.js';
 import { signIn } from './test-support/signed-in.js';
+import { useTestStudios } from './test-support/test-studio.js';
 
-const started: StudioServer[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((studio) => studio.close()));
-});
+const testStudio = useTestStudios();
 
 async function studioOver(store: SessionStore, options: { secrets?: string[] } = {}) {
-  const studio = await startStudio({ store, logger: silent, ...options });
-  started.push(studio);
-  return studio;
+  return testStudio({ store, ...options });
 }
-
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** A GET with a Host header of our choosing (fetch sets its own). */
 function getWithHost(studio: StudioServer, path: string, host: string, cookie: string): Promise<number> {

@@ -4,9 +4,8 @@ import {
   type SessionStore,
   SessionStorageError,
 } from '@agent-core/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DecisionAnswer, PromptAnswer, SessionView } from './shared/studio-data.js';
-import { startStudio, type StudioServer } from './start-studio.js';
 import {
   type NoteLog,
   resumeElsewhere,
@@ -14,21 +13,16 @@ import {
   storeSampleSessions,
 } from './test-support/sample-sessions.js';
 import { signIn } from './test-support/signed-in.js';
+import { useTestStudios } from './test-support/test-studio.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
-const started: StudioServer[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((studio) => studio.close()));
-});
+const testStudio = useTestStudios();
 
 async function studioWithAgent(store: SessionStore, log: NoteLog) {
-  const studio = await startStudio({
+  const studio = await testStudio({
     store,
     agentOptions: () => sampleAgentOptions(log),
-    logger: silent,
     listRefreshMs: 10,
   });
-  started.push(studio);
   return { studio, client: await signIn(studio) };
 }
 
@@ -132,8 +126,7 @@ describe('deciding in the studio', () => {
   it('a studio without an agent shows the calls and decides nothing', async () => {
     const store = new MemorySessionStore();
     await storeSampleSessions(store);
-    const studio = await startStudio({ store, logger: silent });
-    started.push(studio);
+    const studio = await testStudio({ store });
     const client = await signIn(studio);
     const view = await viewOf(client, 'sample-waiting');
     expect(view.canDecide).toBe(false);

@@ -5,10 +5,10 @@ import {
   MemorySessionStore,
   restoreSession,
 } from '@agent-core/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DecisionHandOff, HandOffDecisions } from './decision-hand-off.js';
 import type { DecisionAnswer, SessionView } from './shared/studio-data.js';
-import { startStudio, type StudioServer } from './start-studio.js';
+import { startStudio } from './start-studio.js';
 import {
   type NoteLog,
   resumeElsewhere,
@@ -16,12 +16,9 @@ import {
   storeSampleSessions,
 } from './test-support/sample-sessions.js';
 import { signIn } from './test-support/signed-in.js';
+import { useTestStudios } from './test-support/test-studio.js';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
-const started: StudioServer[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((studio) => studio.close()));
-});
+const testStudio = useTestStudios();
 
 /** A hand-off that records what it was given and answers with `answer` (or throws what it throws). */
 function recordingHandOff(answer: () => Promise<DecisionHandOff | undefined>) {
@@ -39,7 +36,7 @@ async function studioWith(handOff: HandOffDecisions, options: { withAgent?: bool
   await storeSampleSessions(store);
   const log: NoteLog = [];
   const agents = { made: 0 };
-  const studio = await startStudio({
+  const studio = await testStudio({
     store,
     ...(options.withAgent === false
       ? {}
@@ -50,10 +47,8 @@ async function studioWith(handOff: HandOffDecisions, options: { withAgent?: bool
           },
         }),
     handOffDecisions: handOff,
-    logger: silent,
     listRefreshMs: 10,
   });
-  started.push(studio);
   return { store, log, agents, client: await signIn(studio) };
 }
 
