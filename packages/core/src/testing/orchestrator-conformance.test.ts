@@ -1,8 +1,8 @@
 import { describe, expect, it, test } from 'vitest';
+import { firstFailure } from '../test-support/first-failure.js';
 import type { Orchestrator, OrchestratorContext, RunEnd } from '../orchestrator/orchestrator.js';
 import { toolCallsOf } from '../messages/messages.js';
 import { toolsOrchestrator } from '../test-support/tools-orchestrator.js';
-import { type ConformanceCase, ConformanceFailure } from './conformance-case.js';
 import { orchestratorConformance } from './orchestrator-conformance.js';
 import { stepOrchestrator } from './step-orchestrator.js';
 
@@ -17,19 +17,6 @@ orchestratorConformance(toolsOrchestrator, {
   describe,
   capabilities: { steering: false, followUps: false },
 });
-
-/** The rule of the first case that fails, or undefined when every case passes. */
-async function firstFailure(cases: ConformanceCase[]): Promise<ConformanceFailure | undefined> {
-  for (const conformance of cases) {
-    try {
-      await conformance.run();
-    } catch (error) {
-      if (error instanceof ConformanceFailure) return error;
-      throw error;
-    }
-  }
-  return undefined;
-}
 
 /** A tool loop like `stepOrchestrator` with one step changed by `mistake`. */
 function loop(name: string, step: (ctx: OrchestratorContext) => Promise<RunEnd | undefined>): Orchestrator {

@@ -1,4 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
+import { firstFailure } from '../test-support/first-failure.js';
 import type { AssistantMessage, ToolCallBlock } from '../messages/messages.js';
 import type { ModelEvent, ModelRequest, Provider } from '../provider/provider.js';
 import {
@@ -6,7 +7,6 @@ import {
   ProviderError,
   providerErrorKindForStatus,
 } from '../provider/provider-error.js';
-import { type ConformanceCase, ConformanceFailure } from './conformance-case.js';
 import { providerConformance } from './provider-conformance.js';
 import type { KitAnswer } from './provider-wire.js';
 
@@ -102,18 +102,6 @@ function stub(answer: KitAnswer, mistakes: Mistakes = {}): Provider {
       yield { type: 'done', message: { role: 'assistant', content, stopReason: reply.stopReason, usage } };
     },
   };
-}
-
-async function firstFailure(cases: ConformanceCase[]): Promise<ConformanceFailure | undefined> {
-  for (const conformance of cases) {
-    try {
-      await conformance.run();
-    } catch (error) {
-      if (error instanceof ConformanceFailure) return error;
-      throw error;
-    }
-  }
-  return undefined;
 }
 
 const claims = { thinking: true, cacheRead: true, cacheWrite: true };
